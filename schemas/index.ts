@@ -1,0 +1,4 @@
+export * from './material';
+export * from './cards';
+export * from './notes';
+export * from './config';

@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { version } from '../package.json';
+import { demo } from './commands/demo';
+import { rounds } from './commands/rounds';
+import { InvolutError } from './errors';
+import { Output } from './output';
+
+const HELP = `involut ${version}: review what a coding agent changed
+
+Usage:
+  involut rounds [--base REF | --since-last]   capture the round into .review/material.json
+  involut rounds --begin                       record the base of the next round (run before the work)
+  involut demo                                 build a demo repository with a round of changes and capture it
+  involut --help | --version
+
+Options for every command:
+  --repo DIR     the repository (default: the git top level of the current folder)
+  --json         machine-readable output on stdout; errors as {"error":{"code","message"}}
+  --quiet        print nothing on success
+  -h, --help     this help
+
+The base of a round, in order: --base REF; --since-last (the tree the previous round
+captured); the base recorded by \`involut rounds --begin\`; the merge-base with the default
+branch (origin/HEAD, main, master) when HEAD is not on it; else HEAD.
+
+Files: .review/material.json (written by \`involut rounds\`), .review/cards.json (written by
+the agent), .review/notes.json (your notes). Privacy excludes: .involut.json
+{"privacyExcludes": [...]} over ~/.config/involut/config.json over built-in defaults.
+`;
+
+const COMMON = {
+  repo: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  quiet: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const satisfies ParseArgsConfig['options'];
+
+const ROUNDS = {
+  ...COMMON,
+  base: { type: 'string' },
+  'since-last': { type: 'boolean', default: false },
+  begin: { type: 'boolean', default: false },
+} as const satisfies ParseArgsConfig['options'];
+
+/** Runs one command line; the only place that decides the exit code. */
+async function main(argv: string[]): Promise<number> {
+  const wantsJson = argv.includes('--json');
+  const out = new Output(wantsJson, argv.includes('--quiet'));
+  try {
+    const [command, ...rest] = argv;
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+      process.stdout.write(HELP);
+      return 0;
+    }
+    if (command === '--version' || command === '-v') {
+      process.stdout.write(`${version}\n`);
+      return 0;
+    }
+    if (command === 'rounds') {
+      const { values } = parse(rest, ROUNDS);
+      if (values.help) {
+        process.stdout.write(HELP);
+        return 0;
+      }
+      await rounds(
+        { repo: values.repo ?? process.cwd(), base: values.base, sinceLast: values['since-last'], begin: values.begin },
+        new Output(values.json, values.quiet),
+      );
+      return 0;
+    }
+    if (command === 'demo') {
+      const { values } = parse(rest, COMMON);
+      if (values.help) {
+        process.stdout.write(HELP);
+        return 0;
+      }
+      await demo(new Output(values.json, values.quiet));
+      return 0;
+    }
+    throw new InvolutError('usage', `Unknown command '${command}'; run \`involut --help\` to see the commands.`);
+  } catch (error) {
+    return report(error, out);
+  }
+}
+
+function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false });
+  } catch (error) {
+    throw new InvolutError('usage', `${usageMessage(error)}; run \`involut --help\` to see the options.`);
+  }
+}
+
+/** Turns node:util's parse errors into one short sentence. */
+function usageMessage(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const unknown = /Unknown option '([^']+)'/.exec(text);
+  if (unknown) return `Unknown option '${unknown[1]}'`;
+  const positional = /Unexpected argument '([^']+)'/.exec(text);
+  if (positional) return `Unexpected argument '${positional[1]}'`;
+  const missing = /Option '([^']+?)(?: <value>)?' argument missing/.exec(text);
+  if (missing) return `Option '${missing[1]}' needs a value`;
+  return text.split('\n')[0]!.replace(/\.$/, '');
+}
+
+function report(error: unknown, out: Output): number {
+  const known = error instanceof InvolutError;
+  const code = known ? error.code : 'internal';
+  const message = known
+    ? error.message
+    : `Unexpected error: ${error instanceof Error ? error.message : String(error)} (please report it with the command you ran).`;
+  if (out.json) process.stdout.write(`${JSON.stringify({ error: { code, message } }, null, 2)}\n`);
+  else process.stderr.write(`involut: ${message}\n`);
+  if (!known && process.env.INVOLUT_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  return known && error.code === 'usage' ? 2 : 1;
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,82 @@
+import path from 'node:path';
+import { InvolutError } from '../errors';
+import { captureTree } from '../git/capture';
+import { openRepo } from '../git/repo';
+import { emitRound, type RoundSummary } from '../emit/material';
+import { assertWritable, reviewDir } from '../review-dir';
+import { writeBegin } from '../emit/rounds';
+import type { Output } from '../output';
+
+export interface RoundsFlags {
+  repo: string;
+  base?: string;
+  sinceLast: boolean;
+  begin: boolean;
+}
+
+/** `involut rounds`: capture the round into .review/; `--begin`: record the next round's base. */
+export async function rounds(flags: RoundsFlags, out: Output): Promise<void> {
+  if (flags.begin && (flags.base !== undefined || flags.sinceLast)) {
+    throw new InvolutError('usage', '--begin records a base, so it takes neither --base nor --since-last.');
+  }
+  if (flags.base !== undefined && flags.sinceLast) {
+    throw new InvolutError('usage', 'Pass either --base REF or --since-last, not both.');
+  }
+  const repo = await openRepo(flags.repo);
+  if (flags.begin) {
+    const review = reviewDir(repo.root);
+    await assertWritable(review);
+    const tree = await captureTree(repo);
+    const record = await writeBegin(review, { head: repo.head, tree });
+    out.result(record, () => [
+      `Recorded the base of the next round: HEAD ${short(record.head)}, working state captured as tree ${short(record.tree)}.`,
+      'Run `npx involut rounds` when the work is done.',
+    ]);
+    return;
+  }
+  const summary = await emitRound(repo, { ref: flags.base, sinceLast: flags.sinceLast });
+  for (const warning of summary.warnings) out.warn(warning);
+  out.result(jsonRound(summary), () => describeRound(summary, repo.root));
+}
+
+export function jsonRound(s: RoundSummary) {
+  return {
+    round: s.round,
+    base: s.base,
+    base_reason: s.baseReason,
+    tree: s.tree,
+    material: s.materialFile,
+    files: s.files,
+    by_status: s.byStatus,
+    additions: s.additions,
+    deletions: s.deletions,
+    binaries: s.binaries,
+    generated: s.generated,
+    withheld: s.withheld,
+    warnings: s.warnings,
+  };
+}
+
+export function describeRound(s: RoundSummary, root: string): string[] {
+  const statuses = (Object.entries(s.byStatus) as Array<[string, number]>)
+    .filter(([, n]) => n > 0)
+    .map(([status, n]) => `${n} ${status}`);
+  const lines = [
+    `Involut round ${s.round} of ${root}`,
+    `  base      ${short(s.base)}  ${s.baseReason}`,
+    `  files     ${s.files}${statuses.length ? `: ${statuses.join(', ')}` : ' (nothing changed)'}`,
+    `  lines     +${s.additions} −${s.deletions}`,
+  ];
+  if (s.binaries) lines.push(`  binaries  ${s.binaries} (before copies in .review/blobs/)`);
+  if (s.generated) lines.push(`  generated ${s.generated} (lockfiles and generated files, folded in the viewer)`);
+  for (const [i, w] of s.withheld.entries()) {
+    lines.push(`  ${i === 0 ? 'withheld ' : '         '} ${w.ref}: ${w.reason}`);
+  }
+  const relative = path.relative(process.cwd(), s.materialFile);
+  lines.push(`  wrote     ${relative.startsWith('..') || path.isAbsolute(relative) ? s.materialFile : relative}`);
+  return lines;
+}
+
+function short(id: string | null): string {
+  return id ? id.slice(0, 7) : '(no commits)';
+}

@@ -1,0 +1,81 @@
+import { InvolutError } from '../errors';
+import type { Repo } from '../git/repo';
+import type { BeginRecord, PreviousRound } from './rounds';
+
+/** What a round is compared against, and why. */
+export interface Base {
+  /** The commit or tree id the diff starts from. */
+  oid: string;
+  /** The commit whose descendants up to HEAD are the round's commits; null when there is none. */
+  commit: string | null;
+  /** One sentence saying why this base was chosen. */
+  reason: string;
+}
+
+export interface BaseOptions {
+  /** `--base REF`. */
+  ref?: string;
+  /** `--since-last`. */
+  sinceLast?: boolean;
+}
+
+/**
+ * Chooses the base in DESIGN.md's order: --base; --since-last; the base recorded by
+ * --begin; the merge-base with the default branch when not on it; else HEAD.
+ */
+export async function resolveBase(
+  repo: Repo,
+  options: BaseOptions,
+  begin: BeginRecord | null,
+  previous: PreviousRound | null,
+): Promise<Base> {
+  if (options.ref !== undefined) return explicitBase(repo, options.ref);
+  if (options.sinceLast) {
+    if (!previous) {
+      throw new InvolutError('no-previous-round', 'There is no previous round to compare with; run `involut rounds` once without --since-last.');
+    }
+    return { oid: previous.tree, commit: previous.head, reason: `--since-last: the tree captured by round ${previous.round}` };
+  }
+  if (begin) {
+    return { oid: begin.tree, commit: begin.head, reason: `recorded by \`involut rounds --begin\` at ${begin.at}` };
+  }
+  if (!repo.head) {
+    return { oid: repo.emptyTree, commit: null, reason: 'the repository has no commits yet, so every file is added' };
+  }
+  const defaultBranch = await findDefaultBranch(repo);
+  if (!defaultBranch) {
+    return { oid: repo.head, commit: repo.head, reason: 'HEAD (no default branch found: origin/HEAD, main or master)' };
+  }
+  if (repo.branch !== null && repo.branch === defaultBranch.name) {
+    return { oid: repo.head, commit: repo.head, reason: `HEAD (on the default branch ${repo.branch})` };
+  }
+  const mergeBase = (await repo.git.tryRun(['merge-base', 'HEAD', defaultBranch.ref]))?.trim();
+  if (!mergeBase) {
+    return { oid: repo.head, commit: repo.head, reason: `HEAD (no common ancestor with ${defaultBranch.ref})` };
+  }
+  const on = repo.branch ?? 'detached HEAD';
+  return { oid: mergeBase, commit: mergeBase, reason: `merge-base of ${on} with ${defaultBranch.ref}` };
+}
+
+async function explicitBase(repo: Repo, ref: string): Promise<Base> {
+  const bad = ref.startsWith('-') || ref.trim() === '';
+  const tree = bad ? null : await repo.git.tryRun(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{tree}`]);
+  if (!tree?.trim()) {
+    throw new InvolutError('unknown-base', `Unknown base ref '${ref}': git cannot resolve it to a commit or tree; pass a branch, tag or commit id.`);
+  }
+  const commit = (await repo.git.tryRun(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]))?.trim() || null;
+  return { oid: commit ?? tree.trim(), commit, reason: `--base ${ref}` };
+}
+
+/** The default branch: origin/HEAD's target, else a local main or master, else origin/main or origin/master. */
+async function findDefaultBranch(repo: Repo): Promise<{ ref: string; name: string } | null> {
+  const originHead = (await repo.git.tryRun(['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD']))?.trim();
+  if (originHead) return { ref: originHead, name: originHead.replace(/^origin\//, '') };
+  for (const candidate of ['main', 'master', 'origin/main', 'origin/master']) {
+    const full = candidate.startsWith('origin/') ? `refs/remotes/${candidate}` : `refs/heads/${candidate}`;
+    if (await repo.git.tryRun(['rev-parse', '--verify', '--quiet', full])) {
+      return { ref: candidate, name: candidate.replace(/^origin\//, '') };
+    }
+  }
+  return null;
+}

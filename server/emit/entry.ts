@@ -1,0 +1,124 @@
+import path from 'node:path';
+import { imageSize } from 'image-size';
+import type { ImageSize, MaterialEntry, Status } from '../../schemas/material';
+import { countLines, diffText, ZERO_OID, type FileDiff, type RawChange } from '../git/diff';
+import type { Commit } from '../git/log';
+import type { BlobReader } from '../git/objects';
+
+const STATUS: Record<RawChange['status'], Status> = { A: 'added', D: 'deleted', M: 'modified', T: 'modified', R: 'renamed' };
+const SYMLINK = '120000';
+const GITLINK = '160000';
+const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
+
+/** Per-file facts looked up in batches before the patches stream in. */
+export interface EntryFacts {
+  commits: Map<string, Commit[]>;
+  sizes: Map<string, number>;
+  generated: (file: string) => boolean;
+  withheld: (file: string) => string | null;
+}
+
+/** Where before copies of binaries go, and under which names. */
+export interface BlobStore {
+  reader: BlobReader;
+  /** `.review/blobs/` on disk. */
+  dir: string;
+  /** Short id of the base, part of every blob name. */
+  shortBase: string;
+  /** Names already handed out this round. */
+  taken: Set<string>;
+}
+
+/** Builds one material entry from git's record and patch of a file. */
+export async function buildEntry(file: FileDiff, facts: EntryFacts, blobs: BlobStore): Promise<MaterialEntry> {
+  const { change } = file;
+  const deleted = change.status === 'D';
+  const liveOid = deleted ? change.oldOid : change.newOid;
+  const liveMode = deleted ? change.oldMode : change.newMode;
+  const entry: MaterialEntry = {
+    ref: change.path,
+    status: STATUS[change.status],
+    binary: file.binary,
+    diff: null,
+    hash: liveOid.slice(0, 12),
+    commits: subjects(facts, change),
+  };
+  if (change.from) entry.from = change.from;
+  const modeChanged = change.oldMode !== change.newMode && !ZERO_OID.test(change.oldMode) && !ZERO_OID.test(change.newMode);
+  if (modeChanged) entry.mode = { before: change.oldMode, after: change.newMode };
+  if (liveMode === SYMLINK) entry.symlink = true;
+  if (change.oldMode === GITLINK || change.newMode === GITLINK) {
+    entry.submodule = {
+      before: change.oldMode === GITLINK ? change.oldOid : null,
+      after: change.newMode === GITLINK ? change.newOid : null,
+    };
+  }
+  entry.bytes = liveMode === GITLINK ? null : (facts.sizes.get(liveOid) ?? null);
+  if (facts.generated(change.path)) entry.generated = true;
+
+  const withheld = facts.withheld(change.path) ?? (change.from ? facts.withheld(change.from) : null);
+  if (withheld) {
+    // Listed with its status and reason; nothing of its content leaves git.
+    return { ...entry, additions: null, deletions: null, withheld: { reason: withheld } };
+  }
+  if (file.binary) {
+    await addBinaryFacts(entry, change, blobs);
+    return { ...entry, additions: null, deletions: null };
+  }
+  const { additions, deletions } = countLines(file.hunks);
+  return { ...entry, ...diffText(file.hunks), additions, deletions };
+}
+
+/** Subjects of the commits that touched the file under its new or old name, each once, oldest first. */
+function subjects(facts: EntryFacts, change: RawChange): string[] {
+  const touched = [...(facts.commits.get(change.path) ?? []), ...(change.from ? (facts.commits.get(change.from) ?? []) : [])];
+  if (change.from) touched.sort((a, b) => a.order - b.order);
+  return [...new Map(touched.map((c) => [c.id, c.subject])).values()];
+}
+
+/** Saves the before copy of a binary and reads image dimensions of both sides. */
+async function addBinaryFacts(entry: MaterialEntry, change: RawChange, blobs: BlobStore): Promise<void> {
+  const isImage = (file: string) => IMAGE_EXTENSIONS.has(path.extname(file).toLowerCase());
+  if (!ZERO_OID.test(change.oldOid) && change.oldMode !== GITLINK) {
+    const name = blobName(entry.ref, blobs);
+    await blobs.reader.read({
+      oid: change.oldOid,
+      saveTo: path.join(blobs.dir, name),
+      onHead: (head) => {
+        const size = dimensions(head);
+        if (size) entry.before_size = size;
+      },
+    });
+    entry.before = `blobs/${name}`;
+  }
+  if (!ZERO_OID.test(change.newOid) && change.newMode !== GITLINK && isImage(change.path)) {
+    await blobs.reader.read({
+      oid: change.newOid,
+      onHead: (head) => {
+        const size = dimensions(head);
+        if (size) entry.size = size;
+      },
+    });
+  }
+}
+
+/** `assets/hero.png` from base `a3f9c21…` → `assets_hero.png.a3f9c21.png`, made unique within the round. */
+export function blobName(ref: string, blobs: Pick<BlobStore, 'shortBase' | 'taken'>): string {
+  const flat = ref.replaceAll('/', '_');
+  const extension = path.extname(ref);
+  let name = `${flat}.${blobs.shortBase}${extension}`;
+  for (let n = 2; blobs.taken.has(name); n++) name = `${flat}.${blobs.shortBase}-${n}${extension}`;
+  blobs.taken.add(name);
+  return name;
+}
+
+/** Width and height of a PNG, JPEG, GIF or WebP from its first bytes; undefined otherwise. */
+function dimensions(head: Buffer): ImageSize | undefined {
+  try {
+    const { width, height, type } = imageSize(head);
+    if (!['png', 'jpg', 'gif', 'webp'].includes(type ?? '')) return undefined;
+    return { w: width, h: height };
+  } catch {
+    return undefined;
+  }
+}

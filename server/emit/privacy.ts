@@ -1,0 +1,75 @@
+import { readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { Config } from '../../schemas/config';
+import { InvolutError } from '../errors';
+
+/** Files whose content never enters `.review/`, whatever a config says: secrets and keys. */
+export const DEFAULT_PRIVACY_EXCLUDES = [
+  '.env*',
+  '*.pem',
+  '*.key',
+  '*.p12',
+  '*.pfx',
+  '*.crt',
+  '*.cer',
+  '*.der',
+  '*.jks',
+  '*.keystore',
+  'id_rsa*',
+  'id_dsa*',
+  'id_ecdsa*',
+  'id_ed25519*',
+  '.netrc',
+  '.pgpass',
+];
+
+/** Where a privacy exclude came from, for the reason a withheld file shows. */
+interface Rule {
+  pattern: string;
+  origin: string;
+  matches: (file: string) => boolean;
+}
+
+/** Answers why a path is withheld, or null when its content may be captured. */
+export type PrivacyCheck = (file: string) => string | null;
+
+/** Loads the built-in excludes, then the user's config, then the repository's `.involut.json`. */
+export async function loadPrivacy(root: string): Promise<PrivacyCheck> {
+  const configHome = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
+  const layers: Array<{ origin: string; patterns: string[] }> = [
+    { origin: 'built-in default', patterns: DEFAULT_PRIVACY_EXCLUDES },
+    { origin: '~/.config/involut/config.json', patterns: await readExcludes(path.join(configHome, 'involut', 'config.json')) },
+    { origin: '.involut.json', patterns: await readExcludes(path.join(root, '.involut.json')) },
+  ];
+  const rules: Rule[] = layers.flatMap(({ origin, patterns }) =>
+    patterns.map((pattern) => ({ pattern, origin, matches: picomatch(pattern, { dot: true, basename: true }) })),
+  );
+  return (file) => {
+    const rule = rules.find((r) => r.matches(file));
+    return rule ? `matches privacy exclude "${rule.pattern}" (${rule.origin})` : null;
+  };
+}
+
+async function readExcludes(file: string): Promise<string[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return [];
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new InvolutError('bad-config', `${file} is not valid JSON (${(error as Error).message}); fix or remove it.`);
+  }
+  const parsed = Config.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = issue.path.length ? issue.path.join('.') : 'the top level';
+    throw new InvolutError('bad-config', `${file} is not a valid Involut config: ${where}: ${issue.message}.`);
+  }
+  return parsed.data.privacyExcludes ?? [];
+}

@@ -1,0 +1,21 @@
+/** Error codes a user or an agent can act on; `--json` prints them as `{ error: { code, message } }`. */
+export type ErrorCode =
+  | 'usage'
+  | 'not-a-repo'
+  | 'unknown-base'
+  | 'no-previous-round'
+  | 'review-not-folder'
+  | 'review-not-writable'
+  | 'bad-config'
+  | 'git-failed';
+
+/** An expected failure: one sentence that names what is wrong and what to do. */
+export class InvolutError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'InvolutError';
+  }
+}

@@ -1,0 +1,38 @@
+import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Repo } from './repo';
+
+/**
+ * Writes the whole working state (indexed, unstaged and untracked non-ignored files,
+ * never `.review/`) as one git tree and returns its id. Only a temporary index seeded
+ * from the real one is written: the real index, HEAD, the branch and every working
+ * file stay untouched.
+ */
+export async function captureTree(repo: Repo): Promise<string> {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'involut-index-'));
+  const index = path.join(scratch, 'index');
+  try {
+    await seedIndex(repo.indexFile, index);
+    const env = { GIT_INDEX_FILE: index };
+    // No pathspec here: naming `.review` (even to exclude it) makes git refuse when it is ignored.
+    await repo.git.run(['add', '--all'], env);
+    // `.review/` leaves the capture whatever .gitignore says, tracked or not.
+    await repo.git.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ':(top).review'], env);
+    return (await repo.git.run(['write-tree'], env)).trim();
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Copies the real index with its timestamps. git trusts an entry's cached stat data
+ * unless the entry is as new as the index file itself ("racy clean"); a copy with a
+ * fresh mtime would make a same-size edit right after a commit invisible.
+ */
+async function seedIndex(real: string, temporary: string): Promise<void> {
+  const info = await stat(real).catch(() => null);
+  if (!info) return; // no commits and nothing staged: git starts from an empty index
+  await copyFile(real, temporary);
+  await utimes(temporary, info.atime, info.mtime);
+}

@@ -1,0 +1,194 @@
+import { isUtf8 } from 'node:buffer';
+import { DIFF_FLAGS, WITHOUT_REVIEW, exited } from './git';
+import type { Repo } from './repo';
+
+/** One record of `git diff --raw`: what happened to one path between base and tree. */
+export interface RawChange {
+  /** A added, D deleted, M modified, R renamed, T type changed (file ⇄ symlink ⇄ submodule). */
+  status: 'A' | 'D' | 'M' | 'R' | 'T';
+  oldMode: string;
+  newMode: string;
+  oldOid: string;
+  newOid: string;
+  path: string;
+  /** The old path of a rename. */
+  from?: string;
+}
+
+/** A raw change with its patch text, as git printed it. */
+export interface FileDiff {
+  change: RawChange;
+  binary: boolean;
+  /** The hunks from the first `@@` to the end, exact bytes (empty when there is none). */
+  hunks: Buffer;
+}
+
+export const ZERO_OID = /^0+$/;
+const RAW_END = Buffer.from('\0\0');
+const SECTION_START = Buffer.from('\ndiff --git ');
+
+/**
+ * Runs one `git diff --raw -p -z -M` between base and tree and yields each file's
+ * change with its patch, in git's order, holding at most one file's patch in memory.
+ * `onChanges` receives the whole change list before the first patch is yielded, so
+ * per-file facts (sizes, attributes, commits) can be looked up in batches meanwhile.
+ */
+export async function* diffTrees(
+  repo: Repo,
+  base: string,
+  tree: string,
+  onChanges: (changes: RawChange[]) => Promise<void>,
+): AsyncGenerator<FileDiff> {
+  const child = repo.git.spawn(['diff', ...DIFF_FLAGS, '--raw', '-p', '-z', '-M', '--no-abbrev', base, tree, ...WITHOUT_REVIEW]);
+  const done = exited(child, 'git diff');
+  done.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
+  child.stdin.end();
+
+  let head: Buffer[] = [];
+  let changes: RawChange[] | null = null;
+  const splitter = new SectionSplitter();
+  const pending: Buffer[] = [];
+  let next = 0;
+
+  const drain = function* (sections: Buffer[]): Generator<FileDiff> {
+    pending.push(...sections);
+    // A type change prints two sections (a deletion, then a creation) for one raw record.
+    while (changes && next < changes.length) {
+      const change = changes[next]!;
+      const need = change.status === 'T' ? 2 : 1;
+      if (pending.length < need) return;
+      yield toFileDiff(change, pending.splice(0, need));
+      next++;
+    }
+  };
+
+  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+    if (changes === null) {
+      head.push(chunk);
+      const joined = Buffer.concat(head);
+      const end = joined.indexOf(RAW_END);
+      if (end === -1) continue;
+      changes = parseRaw(joined.subarray(0, end + 1));
+      head = [];
+      await onChanges(changes);
+      yield* drain(splitter.push(joined.subarray(end + 2)));
+    } else {
+      yield* drain(splitter.push(chunk));
+    }
+  }
+  await done;
+  if (changes === null) {
+    // No separator: either nothing changed, or only raw records came (no patch at all).
+    changes = parseRaw(Buffer.concat(head));
+    await onChanges(changes);
+  }
+  yield* drain(splitter.end());
+  if (next !== changes.length) {
+    throw new Error(`git diff printed patches for ${next} of ${changes.length} changed files`);
+  }
+}
+
+/** Parses `--raw -z` records: `:<old mode> <new mode> <old oid> <new oid> <status>\0<path>\0[<path>\0]`. */
+export function parseRaw(raw: Buffer): RawChange[] {
+  const fields = raw.toString('utf8').split('\0');
+  const changes: RawChange[] = [];
+  for (let i = 0; i < fields.length; ) {
+    const meta = fields[i++]!;
+    if (!meta.startsWith(':')) continue;
+    const [oldMode, newMode, oldOid, newOid, score] = meta.slice(1).split(' ') as [string, string, string, string, string];
+    const letter = score[0] as RawChange['status'] | 'C';
+    if (letter === 'R' || letter === 'C') {
+      const from = fields[i++]!;
+      const path = fields[i++]!;
+      changes.push({ status: letter === 'R' ? 'R' : 'A', oldMode, newMode, oldOid, newOid, path, from });
+    } else {
+      changes.push({ status: letter, oldMode, newMode, oldOid, newOid, path: fields[i++]! });
+    }
+  }
+  return changes;
+}
+
+function toFileDiff(change: RawChange, sections: Buffer[]): FileDiff {
+  let binary = false;
+  const hunks: Buffer[] = [];
+  for (const section of sections) {
+    const at = hunkStart(section);
+    const header = at === -1 ? section : section.subarray(0, at);
+    if (header.includes('\nBinary files ')) binary = true;
+    if (at !== -1) hunks.push(section.subarray(at));
+  }
+  return { change, binary, hunks: hunks.length === 1 ? hunks[0]! : Buffer.concat(hunks) };
+}
+
+/** Offset of the first `@@ -` line of a section, or -1. */
+function hunkStart(section: Buffer): number {
+  if (section.subarray(0, 4).toString() === '@@ -') return 0;
+  const at = section.indexOf('\n@@ -');
+  return at === -1 ? -1 : at + 1;
+}
+
+/** Counts added and deleted lines in hunk text. */
+export function countLines(hunks: Buffer): { additions: number; deletions: number } {
+  let additions = 0;
+  let deletions = 0;
+  let start = 0;
+  while (start < hunks.length) {
+    const first = hunks[start];
+    if (first === 0x2b) additions++;
+    else if (first === 0x2d) deletions++;
+    const nl = hunks.indexOf(0x0a, start);
+    if (nl === -1) break;
+    start = nl + 1;
+  }
+  return { additions, deletions };
+}
+
+/** Hunk bytes as JSON can carry them: text, plus the exact bytes when they are not UTF-8. */
+export function diffText(hunks: Buffer): { diff: string; diff_base64?: string } {
+  if (isUtf8(hunks)) return { diff: hunks.toString('utf8') };
+  return { diff: hunks.toString('utf8'), diff_base64: hunks.toString('base64') };
+}
+
+/**
+ * Cuts a patch stream into per-file sections at each `diff --git` line, without
+ * copying the stream more than once, even when a marker straddles two chunks.
+ */
+export class SectionSplitter {
+  private parts: Buffer[] = [];
+  private size = 0;
+
+  push(chunk: Buffer): Buffer[] {
+    if (chunk.length === 0) return [];
+    const keep = Math.min(this.size, SECTION_START.length - 1);
+    const view = keep ? Buffer.concat([this.lastBytes(keep), chunk]) : chunk;
+    const viewStart = this.size - keep;
+    this.parts.push(chunk);
+    this.size += chunk.length;
+    const sections: Buffer[] = [];
+    let taken = 0;
+    for (let m = view.indexOf(SECTION_START); m !== -1; m = view.indexOf(SECTION_START, m + 1)) {
+      const cut = viewStart + m + 1;
+      sections.push(this.take(cut - taken));
+      taken = cut;
+    }
+    return sections;
+  }
+
+  end(): Buffer[] {
+    if (this.size === 0) return [];
+    return [this.take(this.size)];
+  }
+
+  private take(n: number): Buffer {
+    const all = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
+    this.parts = n < all.length ? [all.subarray(n)] : [];
+    this.size = all.length - n;
+    return all.subarray(0, n);
+  }
+
+  private lastBytes(n: number): Buffer {
+    const last = this.parts[this.parts.length - 1]!;
+    if (last.length >= n) return last.subarray(last.length - n);
+    return Buffer.concat(this.parts, this.size).subarray(this.size - n);
+  }
+}

@@ -1,0 +1,118 @@
+import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { exited } from './git';
+import type { Repo } from './repo';
+
+/** Sizes in bytes of many blobs at once (`git cat-file --batch-check`); unknown ids are left out. */
+export async function blobSizes(repo: Repo, oids: string[]): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  if (oids.length === 0) return sizes;
+  const child = repo.git.spawn(['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)']);
+  const done = exited(child, 'git cat-file');
+  child.stdin.end(`${[...new Set(oids)].join('\n')}\n`);
+  let text = '';
+  for await (const chunk of child.stdout as AsyncIterable<Buffer>) text += chunk.toString('latin1');
+  await done;
+  for (const line of text.split('\n')) {
+    const [oid, type, size] = line.split(' ');
+    if (oid && type === 'blob') sizes.set(oid, Number(size));
+  }
+  return sizes;
+}
+
+/** What to do with one blob read by a `BlobReader`. */
+export interface BlobRequest {
+  oid: string;
+  /** Write the whole blob to this file (through a temporary name, then rename). */
+  saveTo?: string;
+  /** Called with the first bytes of the blob (up to `HEAD_BYTES`), e.g. to read image headers. */
+  onHead?: (head: Buffer) => void;
+}
+
+/** Enough of a file to find the dimensions in any PNG, GIF, WebP or common JPEG. */
+export const HEAD_BYTES = 512 * 1024;
+
+/**
+ * One `git cat-file --batch` kept open for blobs asked for one at a time, so a
+ * round with many binaries costs one process and memory stays bounded by HEAD_BYTES
+ * whatever the size of a binary.
+ */
+export class BlobReader {
+  private readonly child;
+  private readonly done: Promise<void>;
+  private readonly reader: ByteReader;
+
+  constructor(repo: Repo) {
+    this.child = repo.git.spawn(['cat-file', '--batch']);
+    this.done = exited(this.child, 'git cat-file');
+    this.done.catch(() => {}); // awaited in close()
+    this.reader = new ByteReader(this.child.stdout as AsyncIterable<Buffer>);
+  }
+
+  async read(request: BlobRequest): Promise<void> {
+    this.child.stdin.write(`${request.oid}\n`);
+    const header = (await this.reader.line()).toString('latin1');
+    const [, type, sizeText] = header.split(' ');
+    if (type === 'missing' || sizeText === undefined) throw new Error(`git cat-file: ${header}`);
+    let remaining = Number(sizeText);
+    const head: Buffer[] = [];
+    let headSize = 0;
+    const temporary = request.saveTo ? `${request.saveTo}.${process.pid}.tmp` : null;
+    const out = temporary ? createWriteStream(temporary) : null;
+    try {
+      while (remaining > 0) {
+        const piece = await this.reader.take(remaining);
+        remaining -= piece.length;
+        if (headSize < HEAD_BYTES) {
+          head.push(piece.subarray(0, HEAD_BYTES - headSize));
+          headSize += Math.min(piece.length, HEAD_BYTES - headSize);
+        }
+        if (out && !out.write(piece)) await new Promise<void>((r) => out.once('drain', () => r()));
+      }
+      await this.reader.take(1); // the newline after each blob
+      if (out) await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+      if (temporary) await rename(temporary, request.saveTo!);
+    } catch (error) {
+      out?.destroy();
+      if (temporary) await rm(temporary, { force: true });
+      throw error;
+    }
+    request.onHead?.(Buffer.concat(head));
+  }
+
+  async close(): Promise<void> {
+    this.child.stdin.end();
+    await this.done;
+  }
+}
+
+/** Pull-style reading of a byte stream: whole lines, or up to n bytes. */
+class ByteReader {
+  private buffer: Buffer = Buffer.alloc(0);
+  private readonly iterator: AsyncIterator<Buffer>;
+
+  constructor(stream: AsyncIterable<Buffer>) {
+    this.iterator = stream[Symbol.asyncIterator]();
+  }
+
+  private async fill(): Promise<void> {
+    const { value, done } = await this.iterator.next();
+    if (done) throw new Error('git cat-file ended early');
+    this.buffer = this.buffer.length ? Buffer.concat([this.buffer, value]) : value;
+  }
+
+  async line(): Promise<Buffer> {
+    let nl: number;
+    while ((nl = this.buffer.indexOf(0x0a)) === -1) await this.fill();
+    const line = this.buffer.subarray(0, nl);
+    this.buffer = this.buffer.subarray(nl + 1);
+    return line;
+  }
+
+  async take(n: number): Promise<Buffer> {
+    if (this.buffer.length === 0) await this.fill();
+    const piece = this.buffer.subarray(0, n);
+    this.buffer = this.buffer.subarray(piece.length);
+    return piece;
+  }
+}

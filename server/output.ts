@@ -1,0 +1,19 @@
+/**
+ * Where a command's words go: results on stdout (JSON with --json, lines otherwise,
+ * nothing with --quiet), warnings on stderr, so stdout stays clean for machines.
+ */
+export class Output {
+  constructor(
+    readonly json: boolean,
+    readonly quiet: boolean,
+  ) {}
+
+  result(data: unknown, lines: () => string[]): void {
+    if (this.json) process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+    else if (!this.quiet) process.stdout.write(`${lines().join('\n')}\n`);
+  }
+
+  warn(message: string): void {
+    process.stderr.write(`involut: warning: ${message}\n`);
+  }
+}
