@@ -15,7 +15,8 @@ export const MaterialEntry = z.looseObject({
     .nullable()
     .describe('Unified diff body from the first `@@`, exactly as git prints it; "" when there is no hunk; null for binaries and withheld files.'),
   hash: z.string().min(1).describe('Derived from the git blob id of the after content (before, for a deleted file).'),
-  commits: z.array(z.string()).describe('Subjects of the commits in base..HEAD that touched the file; [] when none.'),
+  // Optional because the contract's own example leaves it out of its binary entry; the emitter always writes it.
+  commits: z.array(z.string()).optional().describe('Subjects of the commits in base..HEAD that touched the file; [] when none.'),
   size: ImageSize.optional(),
   before: z.string().optional().describe('Path, relative to `.review/`, of the before copy of a binary.'),
   before_size: ImageSize.optional(),

@@ -78,6 +78,9 @@ async function main(argv: string[]): Promise<number> {
       await demo(new Output(values.json, values.quiet));
       return 0;
     }
+    if (command.startsWith('-')) {
+      throw new InvolutError('usage', `Unknown option '${command}' before the command; options go after it (\`involut rounds --json\`), see \`involut --help\`.`);
+    }
     throw new InvolutError('usage', `Unknown command '${command}'; run \`involut --help\` to see the commands.`);
   } catch (error) {
     return report(error, out);
@@ -101,6 +104,9 @@ function usageMessage(error: unknown): string {
   if (positional) return `Unexpected argument '${positional[1]}'`;
   const missing = /Option '([^']+?)(?: <value>)?' argument missing/.exec(text);
   if (missing) return `Option '${missing[1]}' needs a value`;
+  // `--base --json`: node calls the next flag an "ambiguous" value; the value is what is missing.
+  const ambiguous = /Option '([^']+?)(?: <value>)?' argument is ambiguous/.exec(text);
+  if (ambiguous) return `Option '${ambiguous[1]}' needs a value`;
   return text.split('\n')[0]!.replace(/\.$/, '');
 }
 

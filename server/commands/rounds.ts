@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InvolutError } from '../errors';
 import { captureTree } from '../git/capture';
@@ -21,6 +22,9 @@ export async function rounds(flags: RoundsFlags, out: Output): Promise<void> {
   }
   if (flags.base !== undefined && flags.sinceLast) {
     throw new InvolutError('usage', 'Pass either --base REF or --since-last, not both.');
+  }
+  if (!(await stat(flags.repo).catch(() => null))?.isDirectory()) {
+    throw new InvolutError('not-a-repo', `${flags.repo} is not a folder; pass --repo with the folder of your repository.`);
   }
   const repo = await openRepo(flags.repo);
   if (flags.begin) {
