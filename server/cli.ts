@@ -3,12 +3,16 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { version } from '../package.json';
 import { demo } from './commands/demo';
 import { rounds } from './commands/rounds';
+import { serve } from './commands/serve';
 import { InvolutError } from './errors';
 import { Output } from './output';
 
 const HELP = `involut ${version}: review what a coding agent changed
 
 Usage:
+  involut [serve] [--port N] [--host H] [--no-open]
+                                               serve the viewer for this repository (the first
+                                               line printed is its URL, with the session token)
   involut rounds [--base REF | --since-last]   capture the round into .review/material.json
   involut rounds --begin                       record the base of the next round (run before the work)
   involut demo                                 build a demo repository with a round of changes and capture it
@@ -19,6 +23,11 @@ Options for every command:
   --json         machine-readable output on stdout; errors as {"error":{"code","message"}}
   --quiet        print nothing on success
   -h, --help     this help
+
+Options of serve: --port N (default 4747, else the next free port; 0: any free port),
+--host H (default 127.0.0.1; anything else warns: the network could reach your code),
+--no-open (print the URL, do not open a browser). A second \`involut\` for the same
+repository prints the running server's URL and exits.
 
 The base of a round, in order: --base REF; --since-last (the tree the previous round
 captured); the base recorded by \`involut rounds --begin\`; the merge-base with the default
@@ -43,13 +52,33 @@ const ROUNDS = {
   begin: { type: 'boolean', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
+const SERVE = {
+  ...COMMON,
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'no-open': { type: 'boolean', default: false },
+} as const satisfies ParseArgsConfig['options'];
+
+/** `involut` alone, or with serve's flags first, means `involut serve`. */
+const SERVE_LEAD = /^--(port|host|repo|no-open)(=|$)/;
+
 /** Runs one command line; the only place that decides the exit code. */
 async function main(argv: string[]): Promise<number> {
   const wantsJson = argv.includes('--json');
   const out = new Output(wantsJson, argv.includes('--quiet'));
   try {
     const [command, ...rest] = argv;
-    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    if (command === undefined || command === 'serve' || SERVE_LEAD.test(command)) {
+      const { values } = parse(command === 'serve' ? rest : argv, SERVE);
+      if (values.help) {
+        process.stdout.write(HELP);
+        return 0;
+      }
+      const flags = { repo: values.repo ?? process.cwd(), port: portFlag(values.port), host: values.host, open: !values['no-open'] };
+      await serve(flags, new Output(values.json, values.quiet));
+      return 0;
+    }
+    if (command === '--help' || command === '-h' || command === 'help') {
       process.stdout.write(HELP);
       return 0;
     }
@@ -93,6 +122,13 @@ function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[]
   } catch (error) {
     throw new InvolutError('usage', `${usageMessage(error)}; run \`involut --help\` to see the options.`);
   }
+}
+
+function portFlag(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) throw new InvolutError('usage', `--port takes a port number from 0 to 65535, not '${text}'.`);
+  return port;
 }
 
 /** Turns node:util's parse errors into one short sentence. */

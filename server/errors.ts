@@ -7,7 +7,8 @@ export type ErrorCode =
   | 'review-not-folder'
   | 'review-not-writable'
   | 'bad-config'
-  | 'git-failed';
+  | 'git-failed'
+  | 'port-taken';
 
 /** An expected failure: one sentence that names what is wrong and what to do. */
 export class InvolutError extends Error {

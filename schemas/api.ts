@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { Cards } from './cards';
+import { Material } from './material';
+import { Note, Notes } from './notes';
+
+/** One problem zod found, with the path to the offending value. */
+export const Issue = z.object({
+  path: z.array(z.union([z.string(), z.number()])),
+  message: z.string(),
+  code: z.string(),
+});
+
+const Missing = z.object({ state: z.literal('missing') });
+
+/** The file is not JSON (an agent may be mid-write); the position is 1-based, null when the parser gave none. */
+const InvalidJson = z.object({
+  state: z.literal('invalid-json'),
+  message: z.string(),
+  line: z.number().int().positive().nullable(),
+  column: z.number().int().positive().nullable(),
+});
+
+const InvalidSchema = z.object({ state: z.literal('invalid-schema'), issues: z.array(Issue) });
+
+/** How the server answers a file: bad data is a state to show, never a crash. */
+const fileState = <T extends z.ZodType>(data: T) =>
+  z.discriminatedUnion('state', [z.object({ state: z.literal('ok'), data }), Missing, InvalidJson, InvalidSchema]);
+
+export const MaterialState = fileState(Material);
+export const NotesState = fileState(Notes);
+
+/** A card that failed its schema, shown as broken (its raw JSON and why) while the others render. */
+export const InvalidCard = z.object({ index: z.number().int().nonnegative(), raw: z.unknown(), issues: z.array(Issue) });
+
+/** cards.json is validated per card: `data.cards` holds the valid ones, `invalid` the others. */
+export const CardsState = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('ok'), data: Cards, invalid: z.array(InvalidCard) }),
+  Missing,
+  InvalidJson,
+  // The frame itself (`contract`, `request`, `cards` as a list) is wrong: no card can be trusted.
+  InvalidSchema,
+]);
+
+export const ReviewFile = z.enum(['material', 'cards', 'notes']);
+
+/** The only message pushed over `GET /api/events`: which file to refetch, never its content. */
+export const ChangedEvent = z.object({ type: z.literal('changed'), file: ReviewFile });
+
+/** `PUT /api/notes/:key`: the server stamps `at`; an empty (or blank) `text` deletes the note. */
+export const NotePut = z.strictObject(Note.omit({ at: true }).shape);
+
+/** The answer to a note write: the note as stored, or `null` when it was deleted. */
+export const NotePutResult = z.object({ key: z.string(), note: Note.nullable() });
+
+/** `GET /api/freshness`: has the working state moved since the capture? */
+export const Freshness = z.object({
+  fresh: z.boolean(),
+  /** The tree recorded in material.json (`source.tree`); null when there is no usable material. */
+  captured: z.string().nullable(),
+  /** The tree the working state captures to now. */
+  current: z.string(),
+});
+
+/** Every refusal and failure of the API. */
+export const ApiError = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+
+export type Issue = z.infer<typeof Issue>;
+export type MaterialState = z.infer<typeof MaterialState>;
+export type NotesState = z.infer<typeof NotesState>;
+export type InvalidCard = z.infer<typeof InvalidCard>;
+export type CardsState = z.infer<typeof CardsState>;
+export type ReviewFile = z.infer<typeof ReviewFile>;
+export type ChangedEvent = z.infer<typeof ChangedEvent>;
+export type NotePut = z.infer<typeof NotePut>;
+export type NotePutResult = z.infer<typeof NotePutResult>;
+export type Freshness = z.infer<typeof Freshness>;
+export type ApiError = z.infer<typeof ApiError>;

@@ -1,0 +1,61 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { InvolutError } from './errors';
+import type { EventHub } from './event-hub';
+import type { Repo } from './git/repo';
+import type { NotesStore } from './notes-store';
+import { PathRefused } from './paths';
+import type { ReviewFiles } from './review-files';
+import { byteRoutes } from './routes/bytes';
+import { eventRoutes } from './routes/events';
+import { fileRoutes } from './routes/files';
+import { freshnessRoutes } from './routes/freshness';
+import { healthRoutes } from './routes/health';
+import { NOTE_BODY_LIMIT, noteRoutes } from './routes/notes';
+import { viewerRoutes } from './routes/viewer';
+import { guardRequests, refuse, requireToken, type SecurityOptions } from './security';
+
+/** What every route reads or writes through: the repository, the review files, the notes writer, the event streams. */
+export interface AppContext {
+  repo: Repo;
+  files: ReviewFiles;
+  notes: NotesStore;
+  hub: EventHub;
+}
+
+export interface AppOptions extends AppContext, SecurityOptions {
+  /** The built viewer's folder (`dist/web`); null serves a page that says to build it. */
+  webRoot: string | null;
+  /** Called with failures the API answers as 500, for the terminal. Default: none. */
+  onInternalError?: (error: unknown) => void;
+}
+
+/** Registers every route and guard and returns the app without listening (tests use `app.inject()`). */
+export async function createApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false, bodyLimit: NOTE_BODY_LIMIT });
+  const context: AppContext = { repo: options.repo, files: options.files, notes: options.notes, hub: options.hub };
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    if (error instanceof PathRefused) return refuse(reply, 400, 'bad-path', error.message);
+    const status = error.statusCode ?? 500;
+    if (status < 500) return refuse(reply, status, (error.code ?? 'bad-request').toLowerCase(), error.message);
+    options.onInternalError?.(error);
+    const message = error instanceof InvolutError ? error.message : 'Involut failed to answer; the terminal running it shows why.';
+    return refuse(reply, 500, 'internal', message);
+  });
+  guardRequests(app, options);
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', requireToken(options.tokenHash));
+      fileRoutes(api, context);
+      noteRoutes(api, context);
+      byteRoutes(api, context);
+      eventRoutes(api, context);
+      freshnessRoutes(api, context);
+      healthRoutes(api, context);
+    },
+    { prefix: '/api' },
+  );
+  await viewerRoutes(app, options.webRoot);
+  // Open event streams would keep `close()` waiting forever.
+  app.addHook('preClose', async () => options.hub.closeAll());
+  return app;
+}

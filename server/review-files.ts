@@ -1,0 +1,167 @@
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import type { z } from 'zod';
+import type { CardsState, InvalidCard, Issue, MaterialState, NotesState, ReviewFile } from '../schemas/api';
+import { Card, CardsFrame } from '../schemas/cards';
+import { Material, type MaterialEntry } from '../schemas/material';
+import { Notes } from '../schemas/notes';
+import type { ReviewDir } from './review-dir';
+
+/** What a read of one review file found: its state and a hash of its bytes (null when missing). */
+export interface Snapshot<S> {
+  state: S;
+  hash: string | null;
+}
+
+export interface StateOf {
+  material: MaterialState;
+  cards: CardsState;
+  notes: NotesState;
+}
+
+/** The result of reading a file until it parses or stops changing. */
+export type SettledRead = { bytes: null } | { bytes: Buffer; value: unknown } | { bytes: Buffer; error: InvalidJsonState };
+
+type InvalidJsonState = Extract<MaterialState, { state: 'invalid-json' }>;
+
+/** How long a reader waits for a half-written file to be finished (see `readSettled`). */
+export interface SettleOptions {
+  /** Pause between two reads of a file that does not parse. Default 60 ms. */
+  retryMs?: number;
+  /** Give up waiting for the file to parse after this long. Default 600 ms. */
+  maxWaitMs?: number;
+}
+
+const MAX_ISSUES = 100;
+
+/**
+ * Reads a JSON file; when it does not parse, reads again after a pause until it parses,
+ * stops changing, or time runs out. An agent writing in chunks leaves a prefix on disk
+ * for a moment, and a prefix of a JSON document never parses: answering it as the new
+ * truth would flash a broken file, so only bytes that stayed put are reported broken.
+ */
+export async function readSettled(file: string, options: SettleOptions = {}): Promise<SettledRead> {
+  const { retryMs = 60, maxWaitMs = 600 } = options;
+  const deadline = Date.now() + maxWaitMs;
+  let bytes = await readBytes(file);
+  for (;;) {
+    if (bytes === null) return { bytes };
+    const parsed = parseJson(bytes);
+    if (!('error' in parsed) || Date.now() >= deadline) return { bytes, ...parsed };
+    await new Promise((resolve) => setTimeout(resolve, retryMs));
+    const again = await readBytes(file);
+    if (again !== null && again.equals(bytes)) return { bytes, ...parsed };
+    bytes = again;
+  }
+}
+
+/** Reads the three review files as states, re-parsing only when a file's stat changed. */
+export class ReviewFiles {
+  private readonly cache = new Map<ReviewFile, { signature: string; snapshot: Snapshot<unknown> }>();
+  private readonly entries = new WeakMap<object, Map<string, MaterialEntry>>();
+
+  constructor(
+    readonly review: ReviewDir,
+    private readonly settle: SettleOptions = {},
+  ) {}
+
+  async read<F extends ReviewFile>(file: F): Promise<Snapshot<StateOf[F]>> {
+    const path = this.review[file];
+    const before = await signature(path);
+    const cached = this.cache.get(file);
+    if (cached && before !== null && cached.signature === before) return cached.snapshot as Snapshot<StateOf[F]>;
+    const read = await readSettled(path, this.settle);
+    const snapshot = { state: toState(file, read), hash: read.bytes ? sha256(read.bytes) : null } as Snapshot<StateOf[F]>;
+    const after = await signature(path);
+    if (after !== null && after === before && !('error' in read)) this.cache.set(file, { signature: after, snapshot });
+    else this.cache.delete(file);
+    return snapshot;
+  }
+
+  /** The material's entries by ref, or `null` when the material is not usable. */
+  async materialEntries(): Promise<{ tree: string | null; byRef: Map<string, MaterialEntry> } | null> {
+    const { state } = await this.read('material');
+    if (state.state !== 'ok') return null;
+    let byRef = this.entries.get(state.data);
+    if (!byRef) {
+      byRef = new Map(state.data.material.map((entry) => [entry.ref, entry]));
+      this.entries.set(state.data, byRef);
+    }
+    return { tree: state.data.source.tree ?? null, byRef };
+  }
+}
+
+export function toState<F extends ReviewFile>(file: F, read: SettledRead): StateOf[F] {
+  if (read.bytes === null) return { state: 'missing' } as StateOf[F];
+  if ('error' in read) return read.error as StateOf[F];
+  if (file === 'cards') return cardsState(read.value) as StateOf[F];
+  const schema: z.ZodType = file === 'material' ? Material : Notes;
+  const parsed = schema.safeParse(read.value);
+  return (parsed.success ? { state: 'ok', data: parsed.data } : invalidSchema(parsed.error)) as StateOf[F];
+}
+
+/** One broken card never hides the others: the frame is checked, then each card on its own. */
+export function cardsState(value: unknown): CardsState {
+  const frame = CardsFrame.safeParse(value);
+  if (!frame.success) return invalidSchema(frame.error);
+  const valid: Card[] = [];
+  const invalid: InvalidCard[] = [];
+  frame.data.cards.forEach((raw, index) => {
+    const card = Card.safeParse(raw);
+    if (card.success) valid.push(card.data);
+    else invalid.push({ index, raw, issues: issuesOf(card.error) });
+  });
+  return { state: 'ok', data: { ...frame.data, cards: valid }, invalid };
+}
+
+export function issuesOf(error: z.ZodError): Issue[] {
+  return error.issues.slice(0, MAX_ISSUES).map((issue) => ({
+    path: issue.path.map((key) => (typeof key === 'number' ? key : String(key))),
+    message: issue.message,
+    code: issue.code,
+  }));
+}
+
+function invalidSchema(error: z.ZodError): { state: 'invalid-schema'; issues: Issue[] } {
+  return { state: 'invalid-schema', issues: issuesOf(error) };
+}
+
+/** Parses JSON bytes; on failure, the parser's message and its 1-based line and column. */
+export function parseJson(bytes: Buffer): { value: unknown } | { error: InvalidJsonState } {
+  const text = bytes.toString('utf8');
+  try {
+    return { value: JSON.parse(text) };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const at = /at position (\d+)/.exec(message);
+    const offset = at ? Number(at[1]) : /end of JSON input/.test(message) ? text.length : null;
+    const { line, column } = offset === null ? { line: null, column: null } : lineAndColumn(text, offset);
+    return { error: { state: 'invalid-json', message, line, column } };
+  }
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
+}
+
+export function sha256(bytes: Buffer | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+async function readBytes(file: string): Promise<Buffer | null> {
+  try {
+    return await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null; // no .review/ yet, or .review is not a folder
+    throw error;
+  }
+}
+
+/** Identity and version of a file for the cache: inode, size and nanosecond mtime. */
+async function signature(file: string): Promise<string | null> {
+  const info = await stat(file, { bigint: true }).catch(() => null);
+  return info ? `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` : null;
+}

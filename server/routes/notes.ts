@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import { NotePut } from '../../schemas/api';
+import type { AppContext } from '../app';
+import { NoteRefused } from '../notes-store';
+import { decodeTail } from '../paths';
+import { refuse } from '../security';
+import { issuesOf } from '../review-files';
+
+/** A note is a few sentences plus its title and refs; anything bigger is not a note. */
+export const NOTE_BODY_LIMIT = 256 * 1024;
+
+/** `PUT /api/notes/:key`: create, replace, or (empty text) delete one note. */
+export function noteRoutes(api: FastifyInstance, context: AppContext): void {
+  api.put('/notes/*', { bodyLimit: NOTE_BODY_LIMIT }, async (request, reply) => {
+    const type = (request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
+    if (type !== 'application/json') {
+      return refuse(reply, 415, 'unsupported-media-type', 'A note is sent as application/json.');
+    }
+    const body = NotePut.safeParse(request.body);
+    if (!body.success) {
+      const first = issuesOf(body.error)[0];
+      return refuse(reply, 400, 'bad-note', `The note body is not { text, title, refs, quote?, kind? }: ${first?.path.join('.') || '(body)'}: ${first?.message}.`);
+    }
+    try {
+      const key = decodeTail(request.raw.url ?? '', '/api/notes/');
+      return await context.notes.put(key, body.data);
+    } catch (error) {
+      if (error instanceof NoteRefused) return refuse(reply, error.status, error.code, error.message);
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,135 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import type { ReviewFile } from '../schemas/api';
+import type { NotesStore } from './notes-store';
+import type { ReviewFiles } from './review-files';
+
+const FILES: ReviewFile[] = ['material', 'cards', 'notes'];
+const BY_NAME = new Map<string, ReviewFile>(FILES.map((file) => [`${file}.json`, file]));
+
+export interface WatchOptions {
+  /** Quiet time after the last file event before the file is read. Default 30 ms. */
+  debounceMs?: number;
+  /** Called when a changed file cannot be read (permissions, I/O); the watch goes on. */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Watches `.review/` and nothing else, so its cost never depends on the repository's
+ * size: the folder itself (depth 0) and only the three review files in it; blobs/ and
+ * temporary files are ignored. Before `.review/` exists (and after it is removed), it
+ * watches the repository's top folder alone, non-recursively, for `.review` to appear.
+ * A change is reported once its bytes have settled (see `readSettled`) and differ from
+ * the last ones reported; the server's own note writes are not reported.
+ */
+export class ReviewWatcher {
+  private watcher: FSWatcher | null = null;
+  private arming: Promise<void> = Promise.resolve();
+  private closed = false;
+  private readonly dir: string;
+  private readonly root: string;
+  private readonly last = new Map<ReviewFile, string | null>();
+  private readonly timers = new Map<ReviewFile, NodeJS.Timeout>();
+  private readonly busy = new Set<ReviewFile>();
+  private readonly again = new Set<ReviewFile>();
+
+  constructor(
+    private readonly files: ReviewFiles,
+    private readonly notes: NotesStore,
+    private readonly onChange: (file: ReviewFile) => void,
+    private readonly options: WatchOptions = {},
+  ) {
+    this.dir = files.review.dir;
+    this.root = path.dirname(this.dir);
+  }
+
+  async start(): Promise<void> {
+    for (const file of FILES) this.last.set(file, (await this.files.read(file)).hash);
+    await this.rearm();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    await this.arming;
+    await this.watcher?.close();
+    this.watcher = null;
+  }
+
+  /** How many paths chokidar watches (folders and files), for tests and diagnostics. */
+  watchedCount(): number {
+    const watched = this.watcher?.getWatched() ?? {};
+    return Object.keys(watched).length + Object.values(watched).reduce((sum, names) => sum + names.length, 0);
+  }
+
+  /** What is being watched now: the `.review` folder, or the top folder waiting for it. */
+  get target(): 'review' | 'root' | 'none' {
+    const watched = this.watcher?.getWatched() ?? {};
+    return this.dir in watched ? 'review' : this.root in watched ? 'root' : 'none';
+  }
+
+  private rearm(): Promise<void> {
+    this.arming = this.arming.then(async () => {
+      await this.watcher?.close();
+      this.watcher = null;
+      if (this.closed) return;
+      const review = existsSync(this.dir);
+      this.watcher = review ? this.watchReview() : this.watchRoot();
+      await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
+      // Anything may have changed while no watcher was armed; unchanged files are not reported.
+      for (const file of FILES) this.schedule(file);
+      if (!review && existsSync(this.dir)) void this.rearm();
+    });
+    return this.arming;
+  }
+
+  private watchReview(): FSWatcher {
+    const keep = (p: string) => p === this.dir || (path.dirname(p) === this.dir && BY_NAME.has(path.basename(p)));
+    const watcher = watch(this.dir, { ignoreInitial: true, depth: 0, ignored: (p) => !keep(p) });
+    watcher.on('all', (event, p) => {
+      if (event === 'unlinkDir' && p === this.dir) void this.rearm();
+      const file = path.dirname(p) === this.dir ? BY_NAME.get(path.basename(p)) : undefined;
+      if (file) this.schedule(file);
+    });
+    watcher.on('error', (error) => this.options.onError?.(error));
+    return watcher;
+  }
+
+  private watchRoot(): FSWatcher {
+    const watcher = watch(this.root, { ignoreInitial: true, depth: 0, ignored: (p) => p !== this.root && p !== this.dir });
+    watcher.on('addDir', (p) => {
+      if (p === this.dir) void this.rearm();
+    });
+    watcher.on('error', (error) => this.options.onError?.(error));
+    return watcher;
+  }
+
+  private schedule(file: ReviewFile): void {
+    if (this.closed) return;
+    clearTimeout(this.timers.get(file));
+    this.timers.set(file, setTimeout(() => void this.check(file), this.options.debounceMs ?? 30));
+  }
+
+  private async check(file: ReviewFile): Promise<void> {
+    if (this.busy.has(file)) {
+      this.again.add(file);
+      return;
+    }
+    this.busy.add(file);
+    try {
+      do {
+        this.again.delete(file);
+        const { hash } = await this.files.read(file);
+        if (this.closed || hash === this.last.get(file)) continue;
+        this.last.set(file, hash);
+        if (file === 'notes' && this.notes.isOwnWrite(hash)) continue;
+        this.onChange(file);
+      } while (this.again.has(file));
+    } catch (error) {
+      this.options.onError?.(error);
+    } finally {
+      this.busy.delete(file);
+    }
+  }
+}
