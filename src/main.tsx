@@ -1,16 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-
-function App() {
-  return (
-    <main>
-      <h1>Involut</h1>
-      <p>
-        Run <code>npx involut rounds</code> in your repository to capture a round.
-      </p>
-    </main>
-  );
-}
+import { App } from './App';
+import './styles.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,0 +1,175 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { MaterialEntry } from '../schemas/material';
+import { Api, sessionToken } from './api/client';
+import { Banners } from './components/Banners';
+import type { CardContext } from './components/CardView';
+import { CardsMode } from './components/CardsMode';
+import { Header } from './components/Header';
+import { HelpOverlay } from './components/HelpOverlay';
+import { RawMode } from './components/RawMode';
+import { UNCLAIMED } from './components/Sidebar';
+import type { DiffFormat } from './diff/diff2html';
+import { budget } from './model/budget';
+import { coverage as computeCoverage, groupByIntent } from './model/coverage';
+import { setStorageScope, useStored } from './state/storage';
+import { useKeyboard } from './state/useKeyboard';
+import { useNotes } from './state/useNotes';
+import { useReading } from './state/useReading';
+import { useReview } from './state/useReview';
+import { useViewed } from './state/useViewed';
+
+const api = new Api(sessionToken());
+
+/** The viewer: error, loading, or the round read by cards or in Raw. */
+export function App() {
+  const review = useReview(api);
+  const material = review.material?.state === 'ok' ? review.material.data : null;
+  const root = material?.source.root ?? null;
+  const scopeReady = useMemo(() => {
+    if (root) setStorageScope(root);
+    return root !== null;
+  }, [root]);
+  if (!review.material) {
+    return <Shell review={review}>{review.connection ? null : <p className="inv-empty">Loading the round…</p>}</Shell>;
+  }
+  if (!material) {
+    return (
+      <Shell review={review}>
+        <div className="inv-empty">
+          <h1>No round captured yet</h1>
+          <p>
+            {review.material.state === 'missing'
+              ? 'There is no .review/material.json in this repository.'
+              : 'The .review/material.json of this repository is damaged.'}{' '}
+            Run <code>npx involut rounds</code> in the repository; this page updates by itself.
+          </p>
+        </div>
+      </Shell>
+    );
+  }
+  return <Round key={root} review={review} entries={material.material} scopeReady={scopeReady} />;
+}
+
+function Shell({ review, children }: { review: ReturnType<typeof useReview>; children: React.ReactNode }) {
+  return (
+    <div className="inv-app">
+      <Banners review={review} />
+      {children}
+    </div>
+  );
+}
+
+function Round({ review, entries, scopeReady }: { review: ReturnType<typeof useReview>; entries: MaterialEntry[]; scopeReady: boolean }) {
+  const notes = useNotes(api, review.notes, scopeReady);
+  const reading = useReading();
+  const { isViewed, setViewed } = useViewed();
+  const [format, setFormat] = useStored<DiffFormat>('format', 'line-by-line');
+  const [help, setHelp] = useState(false);
+
+  const good = review.lastGoodCards;
+  const cards = good?.data.cards ?? [];
+  const invalid = good?.invalid ?? [];
+  const hasCards = cards.length > 0 || invalid.length > 0;
+  // Until the reader picks a mode, cards open when there are any, Raw otherwise (also while cards.json is missing or broken).
+  const [chosenMode, setMode] = useState<'cards' | 'raw' | null>(null);
+  const mode = chosenMode ?? (hasCards ? 'cards' : 'raw');
+  const [selected, setSelected] = useState<string | null>(null);
+  const [currentFile, setCurrentFile] = useState<string | null>(null);
+
+  const byRef = useMemo(() => new Map(entries.map((e) => [e.ref, e])), [entries]);
+  const coverage = useMemo(() => computeCoverage(entries, cards), [entries, cards]);
+  const ordered = useMemo(() => groupByIntent(cards).flatMap((g) => g.cards), [cards]);
+  const { total, fits } = useMemo(() => budget(ordered, reading.budgetMinutes), [ordered, reading.budgetMinutes]);
+
+  // Cards that appear later (the agent is still writing) open the card view once.
+  useEffect(() => {
+    if (hasCards && selected === null) {
+      setSelected(ordered[0]?.id ?? (coverage.unclaimed.length ? UNCLAIMED : null));
+    }
+  }, [hasCards, selected, ordered, coverage.unclaimed.length]);
+
+  const context: CardContext = {
+    entries: byRef,
+    api,
+    notes,
+    format,
+    isViewed,
+    setViewed,
+    titleOf: (id) => cards.find((c) => c.id === id)?.title,
+    onSelect: (id) => {
+      setMode('cards');
+      setSelected(id);
+      window.scrollTo({ top: 0 });
+    },
+  };
+
+  const openFile = (ref: string) => {
+    setCurrentFile(ref);
+    document.querySelector(`section.inv-file[data-ref="${CSS.escape(ref)}"]`)?.scrollIntoView({ block: 'start' });
+  };
+
+  useKeyboard({
+    nextCard: (step) => {
+      if (mode === 'raw') return stepFile(step);
+      const ids = [...ordered.map((c) => c.id), ...(coverage.unclaimed.length ? [UNCLAIMED] : [])];
+      const at = selected ? ids.indexOf(selected) : -1;
+      const next = ids[Math.max(0, Math.min(ids.length - 1, at + step))];
+      if (next) context.onSelect(next);
+    },
+    nextFile: (step) => stepFile(step),
+    toggleRaw: () => setMode(mode === 'raw' ? 'cards' : 'raw'),
+    toggleFormat: () => setFormat((f) => (f === 'line-by-line' ? 'side-by-side' : 'line-by-line')),
+    focusNote: () => focusNote(currentFile),
+    toggleHelp: () => setHelp((h) => !h),
+    closeHelp: () => setHelp(false),
+  });
+
+  function stepFile(step: number) {
+    const sections = [...document.querySelectorAll<HTMLElement>('section.inv-file')];
+    if (!sections.length) return;
+    const top = sections.findIndex((s) => s.getBoundingClientRect().top > 8);
+    const at = top === -1 ? sections.length - 1 : step > 0 ? top : top - 2;
+    const target = sections[Math.max(0, Math.min(sections.length - 1, at))]!;
+    target.scrollIntoView({ block: 'start' });
+    setCurrentFile(target.dataset.ref ?? null);
+  }
+
+  return (
+    <div className="inv-app">
+      <Header
+        source={entries.length}
+        mode={mode}
+        onMode={setMode}
+        hasCards={hasCards}
+        format={format}
+        onFormat={setFormat}
+        budget={{ minutes: reading.budgetMinutes, onMinutes: reading.setBudgetMinutes, total, fits: fits.size, cards: ordered.length }}
+        notes={notes.notes}
+        onHelp={() => setHelp(true)}
+      />
+      <Banners review={review} />
+      {mode === 'cards' && hasCards ? (
+        <CardsMode
+          cards={cards}
+          invalid={invalid}
+          request={good?.data.request}
+          coverage={coverage}
+          fits={fits}
+          context={context}
+          reading={reading}
+          selected={selected}
+        />
+      ) : (
+        <RawMode entries={entries} cards={cards} context={context} current={currentFile} onOpen={openFile} />
+      )}
+      {help && <HelpOverlay onClose={() => setHelp(false)} />}
+    </div>
+  );
+}
+
+/** Focuses the note box of the current file, or else the first one on screen. */
+function focusNote(ref: string | null) {
+  const scope = ref ? document.querySelector(`section.inv-file[data-ref="${CSS.escape(ref)}"]`) : null;
+  const box = (scope ?? document).querySelector<HTMLTextAreaElement>('textarea.inv-note-text');
+  box?.focus();
+}

@@ -1,0 +1,115 @@
+import type { CardsState, ChangedEvent, Freshness, MaterialState, NotePut, NotePutResult, NotesState } from '../../schemas/api';
+
+/** The session token the server put in the URL fragment (`#token=…`); kept for this tab's reloads. */
+export function sessionToken(): string {
+  const fromHash = new URLSearchParams(window.location.hash.slice(1)).get('token');
+  if (fromHash) {
+    sessionStorage.setItem('involut:token', fromHash);
+    return fromHash;
+  }
+  return sessionStorage.getItem('involut:token') ?? '';
+}
+
+/** A refusal or failure the server explained, shown to the reader as it is. */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The only way the viewer talks to its server: every request carries the session token. */
+export class Api {
+  constructor(private readonly token: string) {}
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    return { 'X-Involut-Token': this.token, ...extra };
+  }
+
+  private async json<T>(path: string, init: RequestInit = {}): Promise<T> {
+    const response = await fetch(path, { ...init, headers: this.headers(init.headers as Record<string, string>) });
+    const body = await response.json().catch(() => null);
+    if (!response.ok) {
+      const message = body?.error?.message ?? `The server answered ${response.status} ${response.statusText}.`;
+      throw new ApiFailure(response.status, message);
+    }
+    return body as T;
+  }
+
+  material = () => this.json<MaterialState>('/api/material');
+  cards = () => this.json<CardsState>('/api/cards');
+  notes = () => this.json<NotesState>('/api/notes');
+  freshness = () => this.json<Freshness>('/api/freshness');
+
+  putNote = (key: string, body: NotePut) =>
+    this.json<NotePutResult>(`/api/notes/${encodeURIComponent(key)}`, {
+      method: 'PUT',
+      body: JSON.stringify(body),
+      headers: { 'Content-Type': 'application/json' },
+    });
+
+  /** URL of a before copy (`blobs/…` from material.json); images load it through `fetchObjectUrl`. */
+  blobPath = (before: string) => `/api/blob/${before.replace(/^blobs\//, '').split('/').map(encodeURIComponent).join('/')}`;
+  afterPath = (ref: string) => `/api/after/${ref.split('/').map(encodeURIComponent).join('/')}`;
+
+  /** Fetches bytes with the token (an <img src> cannot send headers) and returns an object URL. */
+  async objectUrl(path: string): Promise<string> {
+    const response = await fetch(path, { headers: this.headers() });
+    if (!response.ok) throw new ApiFailure(response.status, `Could not load ${path} (${response.status}).`);
+    return URL.createObjectURL(await response.blob());
+  }
+
+  /**
+   * Follows the server's change events. EventSource cannot send the token header, so the
+   * stream is read with fetch; it reconnects after a pause when the server goes away.
+   */
+  events(onChange: (event: ChangedEvent) => void, onConnection: (up: boolean) => void): () => void {
+    const controller = new AbortController();
+    const run = async () => {
+      while (!controller.signal.aborted) {
+        try {
+          const response = await fetch('/api/events', { headers: this.headers({ Accept: 'text/event-stream' }), signal: controller.signal });
+          if (!response.ok || !response.body) throw new Error(String(response.status));
+          onConnection(true);
+          await readEvents(response.body, onChange);
+        } catch {
+          if (controller.signal.aborted) return;
+        }
+        onConnection(false);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    };
+    void run();
+    return () => controller.abort();
+  }
+}
+
+async function readEvents(body: ReadableStream<Uint8Array>, onChange: (event: ChangedEvent) => void): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = block
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trim())
+        .join('\n');
+      if (!data) continue;
+      try {
+        const event = JSON.parse(data) as ChangedEvent;
+        if (event.type === 'changed') onChange(event);
+      } catch {
+        // A malformed event carries nothing to act on; the next one will.
+      }
+    }
+  }
+}

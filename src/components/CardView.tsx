@@ -1,0 +1,134 @@
+import type { Card } from '../../schemas/cards';
+import type { MaterialEntry } from '../../schemas/material';
+import type { Api } from '../api/client';
+import type { DiffFormat } from '../diff/diff2html';
+import { FileDiff } from '../diff/FileDiff';
+import type { Detail } from '../model/detail';
+import { cardKey } from '../model/note-keys';
+import { renderFor } from '../renders/registry';
+import type { NotesApi } from '../state/useNotes';
+import { CardFields } from './CardFields';
+import { NoteBox } from './NoteBox';
+import { Question, type Prediction } from './Question';
+
+export interface CardContext {
+  entries: Map<string, MaterialEntry>;
+  api: Api;
+  notes: NotesApi;
+  format: DiffFormat;
+  isViewed: (entry: MaterialEntry) => boolean;
+  setViewed: (entry: MaterialEntry, on: boolean) => void;
+  titleOf: (id: string) => string | undefined;
+  onSelect: (id: string) => void;
+}
+
+interface Props {
+  card: Card;
+  context: CardContext;
+  detail: Detail;
+  onDetail: (detail: Detail) => void;
+  prediction: Prediction | undefined;
+  onPredict: (p: Prediction) => void;
+  dangling: string[];
+  continuedBy: string[];
+}
+
+/** One card: the agent's account, its question, its drawing, then the diff of every ref it names. */
+export function CardView({ card, context, detail, onDetail, prediction, onPredict, dangling, continuedBy }: Props) {
+  const { entries, api, notes, format } = context;
+  const question = card.question ?? null;
+  const gated = question?.when === 'before' && !prediction;
+  const drawing = renderFor(card);
+  const refs = card.refs.filter((ref) => entries.has(ref));
+  return (
+    <article className={`inv-card inv-intent-${card.intent}`} aria-label={`Card ${card.title}`} data-card-id={card.id}>
+      <header className="inv-card-header">
+        <span className={`inv-intent inv-intent-badge-${card.intent}`}>{card.intent}</span>
+        <h2>{card.title}</h2>
+        <span className="inv-minutes">{card.minutes == null ? 'minutes not stated' : `${card.minutes} min`}</span>
+        <DetailSwitch detail={detail} onDetail={onDetail} />
+      </header>
+      <Thread card={card} continuedBy={continuedBy} context={context} />
+      {dangling.length > 0 && (
+        <p className="inv-dangling" role="note">
+          Names {dangling.length === 1 ? 'a file that is' : 'files that are'} not in this round: {dangling.map((r) => `“${r}”`).join(', ')}.
+        </p>
+      )}
+      {detail !== 'folded' && (
+        <>
+          <CardFields card={card} />
+          {question?.when === 'before' && <Question question={question} prediction={prediction} onPredict={onPredict} />}
+          <NoteBox noteKey={cardKey(card.id)} title={card.title} refs={card.refs} notes={notes} label={`Note on card ${card.title}`} />
+        </>
+      )}
+      {detail === 'full' && !gated && (
+        <>
+          {drawing && 'absent' in drawing && <p className="inv-render-absent" role="note">{drawing.absent}</p>}
+          {drawing && 'render' in drawing && drawing.render.draw({ card, entries: refs.map((r) => entries.get(r)!), api })}
+          {refs.map((ref) => {
+            const entry = entries.get(ref)!;
+            return (
+              <FileDiff
+                key={ref}
+                entry={entry}
+                format={format}
+                api={api}
+                notes={notes}
+                marks={(card.marks ?? []).filter((m) => m.ref === ref).map((mark) => ({ mark, cardId: card.id }))}
+                viewed={context.isViewed(entry)}
+                onViewed={(on) => context.setViewed(entry, on)}
+                fileNote={false}
+              />
+            );
+          })}
+          {question?.when === 'after' && <Question question={question} prediction={prediction} onPredict={onPredict} />}
+        </>
+      )}
+      {detail === 'summary' && !gated && refs.length > 0 && (
+        <button type="button" className="inv-show-diff" onClick={() => onDetail('full')}>
+          Show the diff of {refs.length} {refs.length === 1 ? 'file' : 'files'}
+        </button>
+      )}
+    </article>
+  );
+}
+
+function DetailSwitch({ detail, onDetail }: { detail: Detail; onDetail: (d: Detail) => void }) {
+  return (
+    <div className="inv-detail" role="group" aria-label="How much of the card to show">
+      {(['folded', 'summary', 'full'] as const).map((d) => (
+        <button key={d} type="button" aria-pressed={detail === d} onClick={() => onDetail(d)}>
+          {d}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function Thread({ card, continuedBy, context }: { card: Card; continuedBy: string[]; context: CardContext }) {
+  if (!card.continues && continuedBy.length === 0) return null;
+  const link = (id: string) => (
+    <button type="button" className="inv-link" onClick={() => context.onSelect(id)}>
+      {context.titleOf(id) ?? id}
+    </button>
+  );
+  return (
+    <div className="inv-thread">
+      {card.continues && (
+        <p>
+          Continues {context.titleOf(card.continues) ? link(card.continues) : <span className="inv-dangling">an unknown card “{card.continues}”</span>}
+        </p>
+      )}
+      {continuedBy.length > 0 && (
+        <p>
+          Continued by {continuedBy.map((id, i) => (
+            <span key={id}>
+              {i > 0 && ', '}
+              {link(id)}
+            </span>
+          ))}
+        </p>
+      )}
+    </div>
+  );
+}

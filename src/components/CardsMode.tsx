@@ -1,0 +1,74 @@
+import type { InvalidCard } from '../../schemas/api';
+import type { Card } from '../../schemas/cards';
+import { FileDiff } from '../diff/FileDiff';
+import { continuations, type Coverage } from '../model/coverage';
+import type { useReading } from '../state/useReading';
+import { CardView, type CardContext } from './CardView';
+import { InvalidCardView } from './InvalidCardView';
+import { Sidebar, UNCLAIMED, invalidId } from './Sidebar';
+
+interface Props {
+  cards: Card[];
+  invalid: InvalidCard[];
+  request: string | null | undefined;
+  coverage: Coverage;
+  fits: Set<string>;
+  context: CardContext;
+  reading: ReturnType<typeof useReading>;
+  selected: string | null;
+}
+
+/** Reading by cards: the groups on the left, the selected card (or the unclaimed files) on the right. */
+export function CardsMode({ cards, invalid, request, coverage, fits, context, reading, selected }: Props) {
+  const next = continuations(cards);
+  const card = cards.find((c) => c.id === selected);
+  const invalidIndex = invalid.findIndex((_, i) => invalidId(i) === selected);
+  return (
+    <div className="inv-layout">
+      <Sidebar
+        cards={cards}
+        invalid={invalid}
+        coverage={coverage}
+        request={request}
+        fits={fits}
+        selected={selected}
+        onSelect={context.onSelect}
+        answered={(id) => !!reading.predictions[id]}
+      />
+      <main className="inv-main" aria-label="Selected card">
+        {card && (
+          <CardView
+            key={card.id}
+            card={card}
+            context={context}
+            detail={reading.detailOf(card.id, card.intent)}
+            onDetail={(d) => reading.setDetail(card.id, card.intent, d)}
+            prediction={reading.predictions[card.id]}
+            onPredict={(p) => reading.predict(card.id, p)}
+            dangling={coverage.dangling.get(card.id) ?? []}
+            continuedBy={next.get(card.id) ?? []}
+          />
+        )}
+        {invalidIndex !== -1 && <InvalidCardView card={invalid[invalidIndex]!} />}
+        {selected === UNCLAIMED && (
+          <section aria-label="Files no card claims">
+            <h2 className="inv-section-title">Files no card claims</h2>
+            {coverage.unclaimed.map((entry) => (
+              <FileDiff
+                key={entry.ref}
+                entry={entry}
+                format={context.format}
+                api={context.api}
+                notes={context.notes}
+                marks={[]}
+                viewed={context.isViewed(entry)}
+                onViewed={(on) => context.setViewed(entry, on)}
+                fileNote
+              />
+            ))}
+          </section>
+        )}
+      </main>
+    </div>
+  );
+}

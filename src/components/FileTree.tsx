@@ -1,0 +1,63 @@
+import { useState } from 'react';
+import type { MaterialEntry } from '../../schemas/material';
+import type { TreeNode } from '../model/file-tree';
+
+interface Props {
+  tree: TreeNode;
+  onOpen: (entry: MaterialEntry) => void;
+  isViewed: (entry: MaterialEntry) => boolean;
+  current: string | null;
+}
+
+/** Every file of the material as a folder tree with status and +/− counts. */
+export function FileTree({ tree, onOpen, isViewed, current }: Props) {
+  return (
+    <nav className="inv-sidebar inv-tree" aria-label="Changed files">
+      <p className="inv-coverage">
+        {tree.files} changed {tree.files === 1 ? 'file' : 'files'} <span className="inv-add">+{tree.additions}</span>{' '}
+        <span className="inv-del">−{tree.deletions}</span>
+      </p>
+      <ul role="tree">
+        {tree.children.map((node) => (
+          <Node key={node.path} node={node} onOpen={onOpen} isViewed={isViewed} current={current} />
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function Node({ node, onOpen, isViewed, current }: { node: TreeNode } & Omit<Props, 'tree'>) {
+  const [open, setOpen] = useState(true);
+  if (node.entry) {
+    const entry = node.entry;
+    return (
+      <li role="treeitem" aria-selected={current === entry.ref}>
+        <button type="button" className={`inv-tree-file${isViewed(entry) ? ' inv-is-viewed' : ''}`} onClick={() => onOpen(entry)} title={entry.ref}>
+          <span className={`inv-dot inv-status-${entry.status}`} aria-label={entry.status} />
+          <span className="inv-tree-name">{node.name}</span>
+          <span className="inv-counts">
+            {entry.withheld ? 'withheld' : entry.binary ? 'bin' : (
+              <>
+                <span className="inv-add">+{entry.additions ?? 0}</span> <span className="inv-del">−{entry.deletions ?? 0}</span>
+              </>
+            )}
+          </span>
+        </button>
+      </li>
+    );
+  }
+  return (
+    <li role="treeitem" aria-expanded={open} aria-selected={false}>
+      <button type="button" className="inv-tree-folder" onClick={() => setOpen(!open)}>
+        {open ? '▾' : '▸'} {node.name}/
+      </button>
+      {open && (
+        <ul role="group">
+          {node.children.map((child) => (
+            <Node key={child.path} node={child} onOpen={onOpen} isViewed={isViewed} current={current} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,86 @@
+import { useState } from 'react';
+import type { Note } from '../../schemas/notes';
+import type { DiffFormat } from '../diff/diff2html';
+import { notesPrompt } from '../model/prompt';
+
+interface Props {
+  source: number;
+  mode: 'cards' | 'raw';
+  onMode: (mode: 'cards' | 'raw') => void;
+  hasCards: boolean;
+  format: DiffFormat;
+  onFormat: (format: DiffFormat) => void;
+  budget: { minutes: number; onMinutes: (m: number) => void; total: number; fits: number; cards: number };
+  notes: Record<string, Note>;
+  onHelp: () => void;
+}
+
+/** The top bar: mode, diff format, the daily budget, the notes hand-over, and help. */
+export function Header({ source, mode, onMode, hasCards, format, onFormat, budget, notes, onHelp }: Props) {
+  const count = Object.keys(notes).length;
+  return (
+    <header className="inv-header">
+      <span className="inv-logo">Involut</span>
+      <span className="inv-muted">{source} changed {source === 1 ? 'file' : 'files'}</span>
+      <div className="inv-segmented" role="group" aria-label="Mode">
+        <button type="button" aria-pressed={mode === 'cards'} disabled={!hasCards} onClick={() => onMode('cards')} title={hasCards ? 'Read by cards' : 'No cards to read: the agent has not written cards.json'}>
+          Cards
+        </button>
+        <button type="button" aria-pressed={mode === 'raw'} onClick={() => onMode('raw')}>
+          Raw
+        </button>
+      </div>
+      <div className="inv-segmented" role="group" aria-label="Diff format">
+        <button type="button" aria-pressed={format === 'line-by-line'} onClick={() => onFormat('line-by-line')}>
+          Unified
+        </button>
+        <button type="button" aria-pressed={format === 'side-by-side'} onClick={() => onFormat('side-by-side')}>
+          Side by side
+        </button>
+      </div>
+      {hasCards && (
+        <label className="inv-budget">
+          Budget{' '}
+          <input
+            type="number"
+            min={0}
+            step={5}
+            value={budget.minutes}
+            aria-label="Daily budget in minutes"
+            onChange={(e) => budget.onMinutes(Math.max(0, Number(e.target.value) || 0))}
+          />{' '}
+          min · cards need {budget.total} min · {budget.fits} of {budget.cards} fit
+        </label>
+      )}
+      <CopyPrompt notes={notes} count={count} />
+      <button type="button" className="inv-icon-button" aria-label="Keyboard shortcuts" onClick={onHelp}>
+        ?
+      </button>
+    </header>
+  );
+}
+
+function CopyPrompt({ notes, count }: { notes: Record<string, Note>; count: number }) {
+  const [copied, setCopied] = useState<string | null>(null);
+  const copy = async () => {
+    const text = notesPrompt(notes);
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied('Copied: paste it to your agent.');
+    } catch {
+      setCopied(text);
+    }
+  };
+  return (
+    <span className="inv-copy">
+      <button type="button" onClick={copy} disabled={count === 0} title="The instruction for the agent, with your notes as Markdown">
+        Copy {count} {count === 1 ? 'note' : 'notes'} as prompt
+      </button>
+      {copied && (
+        <span className="inv-copied" role="status">
+          {copied.startsWith('Copied') ? copied : <textarea readOnly value={copied} aria-label="Prompt to copy" onFocus={(e) => e.target.select()} />}
+        </span>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,50 @@
+import { useMemo } from 'react';
+import type { Card } from '../../schemas/cards';
+import type { MaterialEntry } from '../../schemas/material';
+import { FileDiff } from '../diff/FileDiff';
+import { fileTree, treeOrder } from '../model/file-tree';
+import type { CardContext } from './CardView';
+import { FileTree } from './FileTree';
+
+interface Props {
+  entries: MaterialEntry[];
+  cards: Card[];
+  context: CardContext;
+  current: string | null;
+  onOpen: (ref: string) => void;
+}
+
+/** Every file of the material, whatever the cards say: a tree on the left, every diff on the right. */
+export function RawMode({ entries, cards, context, current, onOpen }: Props) {
+  const tree = useMemo(() => fileTree(entries), [entries]);
+  const ordered = useMemo(() => treeOrder(tree), [tree]);
+  // Marks stay visible in Raw too: cards add, they never take away.
+  const marksByRef = useMemo(() => {
+    const map = new Map<string, Array<{ mark: NonNullable<Card['marks']>[number]; cardId: string }>>();
+    for (const card of cards) for (const mark of card.marks ?? []) map.set(mark.ref, [...(map.get(mark.ref) ?? []), { mark, cardId: card.id }]);
+    return map;
+  }, [cards]);
+  return (
+    <div className="inv-layout">
+      <FileTree tree={tree} onOpen={(e) => onOpen(e.ref)} isViewed={context.isViewed} current={current} />
+      <main className="inv-main inv-raw" aria-label="Every changed file">
+        {ordered.length === 0 && <p className="inv-empty">Nothing changed in this round.</p>}
+        {ordered.map((entry) => (
+          <FileDiff
+            key={entry.ref}
+            entry={entry}
+            format={context.format}
+            api={context.api}
+            notes={context.notes}
+            marks={marksByRef.get(entry.ref) ?? NO_MARKS}
+            viewed={context.isViewed(entry)}
+            onViewed={(on) => context.setViewed(entry, on)}
+            fileNote
+          />
+        ))}
+      </main>
+    </div>
+  );
+}
+
+const NO_MARKS: never[] = [];

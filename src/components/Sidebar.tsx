@@ -1,0 +1,88 @@
+import type { InvalidCard } from '../../schemas/api';
+import type { Card } from '../../schemas/cards';
+import type { MaterialEntry } from '../../schemas/material';
+import { coverageLine, groupByIntent, type Coverage } from '../model/coverage';
+
+export const UNCLAIMED = '__unclaimed';
+export const invalidId = (i: number) => `__invalid:${i}`;
+
+interface Props {
+  cards: Card[];
+  invalid: InvalidCard[];
+  coverage: Coverage;
+  request: string | null | undefined;
+  fits: Set<string>;
+  selected: string | null;
+  onSelect: (id: string) => void;
+  answered: (id: string) => boolean;
+}
+
+/** The cards grouped by intent, the files no card claims, and how much the cards explain. */
+export function Sidebar({ cards, invalid, coverage, request, fits, selected, onSelect }: Props) {
+  return (
+    <nav className="inv-sidebar" aria-label="Cards">
+      {request ? (
+        <section className="inv-request">
+          <h2>You asked</h2>
+          <p>{request}</p>
+        </section>
+      ) : null}
+      <p className="inv-coverage">{coverageLine(coverage)}</p>
+      {groupByIntent(cards).map((group) => (
+        <section key={group.intent} className="inv-group">
+          <h3 className={`inv-group-title inv-intent-badge-${group.intent}`}>{group.intent}</h3>
+          <ul>
+            {group.cards.map((card) => (
+              <li key={card.id}>
+                <button
+                  type="button"
+                  className="inv-nav-item"
+                  aria-current={selected === card.id ? 'true' : undefined}
+                  onClick={() => onSelect(card.id)}
+                  title={fits.has(card.id) ? 'fits today’s budget' : 'beyond today’s budget'}
+                >
+                  <span className="inv-nav-title">{card.title}</span>
+                  <span className={`inv-nav-minutes${fits.has(card.id) ? '' : ' inv-over-budget'}`}>{card.minutes == null ? '?' : `${card.minutes}′`}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+      {invalid.length > 0 && (
+        <section className="inv-group">
+          <h3 className="inv-group-title inv-intent-badge-invalid">invalid cards</h3>
+          <ul>
+            {invalid.map((card, i) => (
+              <li key={i}>
+                <button type="button" className="inv-nav-item" aria-current={selected === invalidId(i) ? 'true' : undefined} onClick={() => onSelect(invalidId(i))}>
+                  <span className="inv-nav-title">card #{card.index + 1}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <section className="inv-group">
+        <h3 className="inv-group-title">files no card claims</h3>
+        {coverage.unclaimed.length === 0 ? (
+          <p className="inv-muted">none: every changed file is on a card</p>
+        ) : (
+          <button type="button" className="inv-nav-item" aria-current={selected === UNCLAIMED ? 'true' : undefined} onClick={() => onSelect(UNCLAIMED)}>
+            <span className="inv-nav-title">
+              {coverage.unclaimed.length} {coverage.unclaimed.length === 1 ? 'file' : 'files'}
+            </span>
+          </button>
+        )}
+        <ul className="inv-unclaimed-list">
+          {coverage.unclaimed.slice(0, 50).map((e: MaterialEntry) => (
+            <li key={e.ref} className="inv-muted">
+              {e.ref}
+            </li>
+          ))}
+          {coverage.unclaimed.length > 50 && <li className="inv-muted">… and {coverage.unclaimed.length - 50} more (all in Raw)</li>}
+        </ul>
+      </section>
+    </nav>
+  );
+}

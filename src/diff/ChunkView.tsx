@@ -1,0 +1,91 @@
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import { chunkHasLine, chunkRows, drawChunk, highlightChunk, type Chunk, type DiffFormat } from './diff2html';
+import { insertRows, lineOfCell, rowIndexOf, ROW_HEIGHT, type Side } from './rows';
+import { useNearViewport } from './useNearViewport';
+
+/** Something shown under one diff line: marks, line notes. */
+export interface LineExtra {
+  side: Side;
+  line: number;
+  /** Changes whenever the extra's placement must be redone. */
+  id: string;
+  render: () => ReactNode;
+}
+
+interface Props {
+  chunk: Chunk;
+  format: DiffFormat;
+  extras: LineExtra[];
+  onLineClick: (side: Side, line: number) => void;
+}
+
+const hasIdle = typeof requestIdleCallback === 'function';
+const idle = (fn: () => void): number => (hasIdle ? requestIdleCallback(fn, { timeout: 300 }) : window.setTimeout(fn, 16));
+const cancelIdle = (handle: number) => (hasIdle ? cancelIdleCallback(handle) : window.clearTimeout(handle));
+
+/**
+ * One chunk of a file's diff: a placeholder of the exact height while far from view,
+ * drawn by diff2html when near, highlighted when the browser is idle, and dropped
+ * again when scrolled far away.
+ */
+export function ChunkView({ chunk, format, extras, onLineClick }: Props) {
+  const host = useRef<HTMLDivElement>(null);
+  const near = useNearViewport(host);
+  const [slots, setSlots] = useState<Array<{ extra: LineExtra; cells: HTMLTableCellElement[] }>>([]);
+  const mine = extras.filter((x) => chunkHasLine(chunk, x.side, x.line));
+  const placement = mine.map((x) => x.id).join('|');
+
+  useLayoutEffect(() => {
+    const element = host.current;
+    if (!element) return;
+    if (!near) {
+      element.replaceChildren();
+      setSlots([]);
+      return;
+    }
+    const target = document.createElement('div');
+    element.replaceChildren(target);
+    const ui = drawChunk(target, chunk, format);
+    const placed = mine
+      .map((extra) => {
+        const index = rowIndexOf(target, format, extra.side, extra.line);
+        return index === -1 ? null : { extra, cells: insertRows(target, index) };
+      })
+      .filter((x) => x !== null);
+    setSlots(placed);
+    const handle = idle(() => highlightChunk(ui));
+    return () => cancelIdle(handle);
+    // `placement` stands for `mine`: redraw only when what is placed, or where, changes.
+  }, [near, chunk, format, placement]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const onClick = (event: React.MouseEvent) => {
+    const cell = (event.target as Element).closest('.d2h-code-linenumber, .d2h-code-side-linenumber');
+    if (!cell) return;
+    const at = lineOfCell(cell, format);
+    if (at) onLineClick(at.side, at.line);
+  };
+
+  return (
+    <div
+      ref={host}
+      className="inv-chunk"
+      onClick={onClick}
+      style={near ? undefined : { height: chunkRows(chunk, format) * ROW_HEIGHT }}
+    >
+      {slots.flatMap(({ extra, cells }) =>
+        cells.map((cell, i) => {
+          // In side-by-side the other table gets an invisible twin, so both stay the same height.
+          const twin = cells.length === 2 && (extra.side === '+' ? i === 0 : i === 1);
+          return createPortal(
+            <div className={`inv-extra${twin ? ' inv-twin' : ''}`} aria-hidden={twin || undefined}>
+              {extra.render()}
+            </div>,
+            cell,
+            `${extra.id}:${i}`,
+          );
+        }),
+      )}
+    </div>
+  );
+}

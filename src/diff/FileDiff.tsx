@@ -1,0 +1,212 @@
+import { useMemo, useState } from 'react';
+import type { Mark } from '../../schemas/cards';
+import type { MaterialEntry } from '../../schemas/material';
+import type { Api } from '../api/client';
+import { BinaryView } from '../components/BinaryView';
+import { NoteBox } from '../components/NoteBox';
+import { diffLines, findLine, lineAnchor } from '../model/diff-lines';
+import { placeMarks } from '../model/marks';
+import { fileKey, lineKey, parseNoteKey } from '../model/note-keys';
+import type { NotesApi } from '../state/useNotes';
+import { ChunkView, type LineExtra } from './ChunkView';
+import { chunkDiff, parseDiff, type DiffFormat } from './diff2html';
+import type { Side } from './rows';
+
+/** Files this many diff lines long start folded, with their size shown. */
+export const HUGE_LINES = 3000;
+
+interface Props {
+  entry: MaterialEntry;
+  format: DiffFormat;
+  api: Api;
+  notes: NotesApi;
+  marks: Array<{ mark: Mark; cardId: string }>;
+  viewed: boolean;
+  onViewed: (on: boolean) => void;
+  /** Show the file-level note box (for files no card claims, and in Raw). */
+  fileNote: boolean;
+}
+
+/** One file of the material: its header, then its diff, image, or the reason it has none. */
+export function FileDiff({ entry, format, api, notes, marks, viewed, onViewed, fileNote }: Props) {
+  const lineCount = useMemo(() => countLines(entry.diff), [entry.diff]);
+  const [open, setOpen] = useState(() => !(entry.generated === true || lineCount > HUGE_LINES) || marks.length > 0);
+  // Numbered lines are needed to place marks and line notes; a folded file without marks skips the work.
+  const lines = useMemo(() => (entry.diff && (open || marks.length) ? diffLines(entry.diff) : []), [entry.diff, open, marks.length]);
+  const placed = useMemo(() => placeMarks(marks, lines), [marks, lines]);
+  const [openLine, setOpenLine] = useState<string | null>(null);
+
+  const lineNoteKeys = Object.keys(notes.notes).filter((key) => {
+    const target = parseNoteKey(key);
+    return target.kind === 'line' && target.ref === entry.ref;
+  });
+  const keys = openLine && !lineNoteKeys.includes(openLine) ? [...lineNoteKeys, openLine] : lineNoteKeys;
+
+  const extras: LineExtra[] = [
+    ...placed
+      .filter((p) => p.line)
+      .map((p, i) => {
+        const anchor = lineAnchor(p.line!)!;
+        return { ...anchor, id: `mark:${i}:${p.cardId}`, render: () => <MarkNote text={p.mark.text} cardId={p.cardId} /> };
+      }),
+    ...keys.flatMap((key) => {
+      const target = parseNoteKey(key);
+      if (target.kind !== 'line') return [];
+      const line = findLine(lines, target.side, target.line);
+      const quote = notes.notes[key]?.quote ?? line?.text;
+      return [
+        {
+          side: target.side,
+          line: target.line,
+          id: `note:${key}`,
+          render: () => (
+            <NoteBox
+              noteKey={key}
+              title={`${entry.ref} line ${target.side}${target.line}`}
+              refs={[entry.ref]}
+              quote={quote}
+              notes={notes}
+              autoFocus={key === openLine}
+              label={`Note on ${entry.ref} line ${target.side}${target.line}`}
+            />
+          ),
+        },
+      ];
+    }),
+  ];
+
+  const onLineClick = (side: Side, n: number) => {
+    const line = findLine(lines, side, n);
+    const anchor = line ? lineAnchor(line) : { side, line: n };
+    if (anchor) setOpenLine(lineKey(entry.ref, anchor.side, anchor.line));
+  };
+
+  const unmatched = placed.filter((p) => !p.line);
+  return (
+    <section className="inv-file" data-ref={entry.ref} aria-label={`File ${entry.ref}`}>
+      <FileHeader entry={entry} viewed={viewed} onViewed={onViewed} open={open} onToggle={() => setOpen(!open)} foldable={!!entry.diff} />
+      {unmatched.map((p, i) => (
+        <div key={i} className="inv-mark inv-mark-unmatched" role="note">
+          <span className="inv-mark-label">mark from {p.cardId}, no line contains “{p.mark.at}”</span>
+          <span className="inv-mark-text">{p.mark.text}</span>
+        </div>
+      ))}
+      <FileBody entry={entry} api={api} open={open} lineCount={lineCount} onOpen={() => setOpen(true)}>
+        {open && <ChunkedDiff entry={entry} format={format} extras={extras} onLineClick={onLineClick} />}
+      </FileBody>
+      {fileNote && (
+        <NoteBox noteKey={fileKey(entry.ref)} title={entry.ref} refs={[entry.ref]} notes={notes} label={`Note on file ${entry.ref}`} />
+      )}
+    </section>
+  );
+}
+
+function ChunkedDiff({ entry, format, extras, onLineClick }: { entry: MaterialEntry; format: DiffFormat; extras: LineExtra[]; onLineClick: (side: Side, n: number) => void }) {
+  const chunks = useMemo(() => {
+    const parsed = entry.diff ? parseDiff(entry.ref, entry.diff) : null;
+    return parsed ? chunkDiff(parsed) : [];
+  }, [entry.ref, entry.diff]);
+  return (
+    <div className={`inv-diff inv-${format}`}>
+      {chunks.map((chunk, i) => (
+        <ChunkView key={i} chunk={chunk} format={format} extras={extras} onLineClick={onLineClick} />
+      ))}
+    </div>
+  );
+}
+
+function FileBody({ entry, api, open, lineCount, onOpen, children }: { entry: MaterialEntry; api: Api; open: boolean; lineCount: number; onOpen: () => void; children: React.ReactNode }) {
+  if (entry.withheld) {
+    return <p className="inv-file-message">Withheld: {entry.withheld.reason}. Its content never left git.</p>;
+  }
+  if (entry.binary) return <BinaryView entry={entry} api={api} />;
+  if (entry.diff === '' || entry.diff === null) return <p className="inv-file-message">{noLinesMessage(entry)}</p>;
+  if (!open) {
+    return (
+      <button type="button" className="inv-fold" onClick={onOpen}>
+        {entry.generated ? 'Generated or lock file' : 'Large diff'}: {lineCount.toLocaleString()} lines
+        {entry.bytes != null ? `, ${formatBytes(entry.bytes)}` : ''}. Show it
+      </button>
+    );
+  }
+  return <>{children}</>;
+}
+
+function noLinesMessage(entry: MaterialEntry): string {
+  if (entry.mode) return `Only the mode changed: ${entry.mode.before} → ${entry.mode.after}.`;
+  if (entry.status === 'renamed') return `Renamed from ${entry.from} without changes.`;
+  if (entry.status === 'added') return 'Added as an empty file.';
+  if (entry.status === 'deleted') return 'Deleted; the file was empty.';
+  return 'No line changes.';
+}
+
+function FileHeader({ entry, viewed, onViewed, open, onToggle, foldable }: { entry: MaterialEntry; viewed: boolean; onViewed: (on: boolean) => void; open: boolean; onToggle: () => void; foldable: boolean }) {
+  return (
+    <header className="inv-file-header">
+      {foldable && (
+        <button type="button" className="inv-icon-button" aria-expanded={open} aria-label={open ? `Fold ${entry.ref}` : `Unfold ${entry.ref}`} onClick={onToggle}>
+          {open ? '▾' : '▸'}
+        </button>
+      )}
+      <span className={`inv-status inv-status-${entry.status}`}>{entry.status}</span>
+      <span className="inv-file-path">
+        {entry.from ? (
+          <>
+            <span className="inv-from">{entry.from}</span> → {entry.ref}
+          </>
+        ) : (
+          entry.ref
+        )}
+      </span>
+      <FileTags entry={entry} />
+      <span className="inv-counts">
+        {entry.additions != null && <span className="inv-add">+{entry.additions}</span>}
+        {entry.deletions != null && <span className="inv-del">−{entry.deletions}</span>}
+      </span>
+      <label className="inv-viewed">
+        <input type="checkbox" checked={viewed} onChange={(e) => onViewed(e.target.checked)} /> viewed
+      </label>
+    </header>
+  );
+}
+
+function FileTags({ entry }: { entry: MaterialEntry }) {
+  const tags: string[] = [];
+  if (entry.binary) tags.push('binary');
+  if (entry.generated) tags.push('generated');
+  if (entry.symlink) tags.push('symlink');
+  if (entry.submodule) tags.push('submodule');
+  if (entry.withheld) tags.push('withheld');
+  if (entry.mode && entry.diff) tags.push(`mode ${entry.mode.before} → ${entry.mode.after}`);
+  return (
+    <>
+      {tags.map((t) => (
+        <span key={t} className="inv-tag">
+          {t}
+        </span>
+      ))}
+    </>
+  );
+}
+
+function MarkNote({ text, cardId }: { text: string; cardId: string }) {
+  return (
+    <div className="inv-mark" role="note">
+      <span className="inv-mark-label">{cardId}</span>
+      <span className="inv-mark-text">{text}</span>
+    </div>
+  );
+}
+
+function countLines(diff: string | null): number {
+  if (!diff) return 0;
+  let n = 0;
+  for (let i = diff.indexOf('\n'); i !== -1; i = diff.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

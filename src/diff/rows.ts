@@ -1,0 +1,58 @@
+import type { DiffFormat } from './diff2html';
+
+/** Height of every diff row; fixed so a chunk's placeholder is exactly as tall as the chunk. */
+export const ROW_HEIGHT = 20;
+
+export type Side = '+' | '-';
+
+/** Reads which side and line number a clicked line-number cell shows. */
+export function lineOfCell(cell: Element, format: DiffFormat): { side: Side; line: number } | null {
+  if (format === 'line-by-line') {
+    const newNo = Number(cell.querySelector('.line-num2')?.textContent?.trim() || NaN);
+    if (Number.isFinite(newNo)) return { side: '+', line: newNo };
+    const oldNo = Number(cell.querySelector('.line-num1')?.textContent?.trim() || NaN);
+    return Number.isFinite(oldNo) ? { side: '-', line: oldNo } : null;
+  }
+  const n = Number(cell.textContent?.trim() || NaN);
+  if (!Number.isFinite(n)) return null;
+  const left = cell.closest('.d2h-file-side-diff') === cell.closest('.d2h-files-diff')?.firstElementChild;
+  return { side: left ? '-' : '+', line: n };
+}
+
+/** The table bodies of a drawn chunk: one for line-by-line, left and right for side-by-side. */
+function bodies(root: Element): HTMLTableSectionElement[] {
+  return [...root.querySelectorAll<HTMLTableSectionElement>('tbody.d2h-diff-tbody')];
+}
+
+/** Row index (in every body) of the row showing this line, or -1. */
+export function rowIndexOf(root: Element, format: DiffFormat, side: Side, line: number): number {
+  const [first, second] = bodies(root);
+  if (!first) return -1;
+  const body = format === 'side-by-side' && side === '+' ? second! : first;
+  const rows = body.rows;
+  for (let i = 0; i < rows.length; i++) {
+    const cell = rows[i]!.cells[0];
+    if (!cell) continue;
+    if (format === 'line-by-line') {
+      const text = cell.querySelector(side === '+' ? '.line-num2' : '.line-num1')?.textContent?.trim();
+      if (text === String(line)) return i;
+    } else if (cell.textContent?.trim() === String(line)) return i;
+  }
+  return -1;
+}
+
+/**
+ * Inserts an empty full-width row after row `index` in every body of the chunk and
+ * returns the cell of each, so React can portal marks and notes into them. In
+ * side-by-side, both tables get the row so they stay aligned.
+ */
+export function insertRows(root: Element, index: number): HTMLTableCellElement[] {
+  return bodies(root).map((body) => {
+    const row = body.insertRow(index + 1);
+    row.className = 'inv-extra-row';
+    const cell = row.insertCell();
+    cell.colSpan = 2;
+    cell.className = 'inv-extra-cell';
+    return cell;
+  });
+}

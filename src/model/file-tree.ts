@@ -1,0 +1,60 @@
+import type { MaterialEntry } from '../../schemas/material';
+
+/** A folder or file of the Raw mode tree. */
+export interface TreeNode {
+  name: string;
+  /** Full path of the folder, or the entry's ref. */
+  path: string;
+  entry?: MaterialEntry;
+  children: TreeNode[];
+  additions: number;
+  deletions: number;
+  files: number;
+}
+
+/**
+ * Every entry of the material in a folder tree (folders first, then files, by name),
+ * with +/− counts summed up the folders. A chain of single folders is collapsed
+ * into one node (`src/auth/session` rather than three levels).
+ */
+export function fileTree(entries: MaterialEntry[]): TreeNode {
+  const root: TreeNode = { name: '', path: '', children: [], additions: 0, deletions: 0, files: 0 };
+  for (const entry of entries) {
+    const parts = entry.ref.split('/');
+    let node = root;
+    for (let i = 0; i < parts.length - 1; i++) {
+      const path = parts.slice(0, i + 1).join('/');
+      let child = node.children.find((c) => !c.entry && c.path === path);
+      if (!child) {
+        child = { name: parts[i]!, path, children: [], additions: 0, deletions: 0, files: 0 };
+        node.children.push(child);
+      }
+      node = child;
+    }
+    node.children.push({ name: parts[parts.length - 1]!, path: entry.ref, entry, children: [], additions: 0, deletions: 0, files: 0 });
+  }
+  return finish(root);
+}
+
+function finish(node: TreeNode): TreeNode {
+  if (node.entry) {
+    return { ...node, additions: node.entry.additions ?? 0, deletions: node.entry.deletions ?? 0, files: 1 };
+  }
+  let children = node.children.map(finish);
+  children.sort((a, b) => Number(!!a.entry) - Number(!!b.entry) || a.name.localeCompare(b.name));
+  const sum = (key: 'additions' | 'deletions' | 'files') => children.reduce((n, c) => n + c[key], 0);
+  let collapsed: TreeNode = { ...node, children, additions: sum('additions'), deletions: sum('deletions'), files: sum('files') };
+  // Collapse a folder whose only child is a folder.
+  while (collapsed.path !== '' && collapsed.children.length === 1 && !collapsed.children[0]!.entry) {
+    const only = collapsed.children[0]!;
+    collapsed = { ...only, name: `${collapsed.name}/${only.name}` };
+    children = collapsed.children;
+  }
+  return collapsed;
+}
+
+/** Files of the tree in display order (what "next file" walks through in Raw mode). */
+export function treeOrder(node: TreeNode): MaterialEntry[] {
+  if (node.entry) return [node.entry];
+  return node.children.flatMap(treeOrder);
+}

@@ -1,0 +1,91 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { CardsState, Freshness, MaterialState, NotesState, ReviewFile } from '../../schemas/api';
+import type { Cards } from '../../schemas/cards';
+import type { Api } from '../api/client';
+
+/** Everything the viewer shows, as the server answered it, plus what the viewer keeps. */
+export interface Review {
+  material: MaterialState | null;
+  cards: CardsState | null;
+  /** The last cards that parsed, kept on screen while cards.json is mid-write or broken. */
+  lastGoodCards: { data: Cards; invalid: Extract<CardsState, { state: 'ok' }>['invalid'] } | null;
+  notes: NotesState | null;
+  freshness: Freshness | null;
+  /** Why the server could not be reached, when it could not. */
+  connection: string | null;
+  live: boolean;
+}
+
+/**
+ * Loads the three files, refetches the one the server says changed, and keeps the last
+ * good cards when cards.json stops parsing. State updates in place: nothing here
+ * remounts the page, so scroll position, folds and drafts stay.
+ */
+export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => void } {
+  const [review, setReview] = useState<Review>({
+    material: null,
+    cards: null,
+    lastGoodCards: null,
+    notes: null,
+    freshness: null,
+    connection: null,
+    live: false,
+  });
+  const generation = useRef<Record<ReviewFile, number>>({ material: 0, cards: 0, notes: 0 });
+
+  const refetch = useCallback(
+    (file: ReviewFile) => {
+      const mine = ++generation.current[file];
+      const load = file === 'material' ? api.material() : file === 'cards' ? api.cards() : api.notes();
+      load.then(
+        (state) => {
+          if (mine !== generation.current[file]) return; // a newer answer is on its way
+          setReview((r) => {
+            if (file === 'cards') {
+              const cards = state as CardsState;
+              const lastGoodCards = cards.state === 'ok' ? { data: cards.data, invalid: cards.invalid } : cards.state === 'missing' ? null : r.lastGoodCards;
+              return { ...r, cards, lastGoodCards, connection: null };
+            }
+            return { ...r, [file]: state, connection: null };
+          });
+        },
+        (error: Error) => setReview((r) => ({ ...r, connection: error.message })),
+      );
+      if (file === 'material') {
+        api.freshness().then(
+          (freshness) => setReview((r) => ({ ...r, freshness })),
+          () => {},
+        );
+      }
+    },
+    [api],
+  );
+
+  useEffect(() => {
+    const all = () => (['material', 'cards', 'notes'] as const).forEach(refetch);
+    all();
+    let wasDown = false;
+    const stop = api.events(
+      (event) => refetch(event.file),
+      (live) => {
+        // Back after the server went away: catch up on whatever changed meanwhile.
+        if (live && wasDown) all();
+        wasDown = !live;
+        setReview((r) => ({ ...r, live }));
+      },
+    );
+    // The working state may move while the page is open: ask again when the reader comes back.
+    const onFocus = () =>
+      api.freshness().then(
+        (freshness) => setReview((r) => ({ ...r, freshness })),
+        () => {},
+      );
+    window.addEventListener('focus', onFocus);
+    return () => {
+      stop();
+      window.removeEventListener('focus', onFocus);
+    };
+  }, [api, refetch]);
+
+  return { ...review, refetch };
+}

@@ -1,0 +1,21 @@
+import { useCallback } from 'react';
+import type { MaterialEntry } from '../../schemas/material';
+import { useStored } from './storage';
+
+/**
+ * Viewed checkmarks per file, kept across reloads. A mark remembers the file's hash,
+ * so it resets by itself when the file changes in a later round.
+ */
+export function useViewed() {
+  const [viewed, setViewed] = useStored<Record<string, string>>('viewed', {});
+  const isViewed = useCallback((entry: MaterialEntry) => viewed[entry.ref] === entry.hash, [viewed]);
+  const setEntryViewed = useCallback(
+    (entry: MaterialEntry, on: boolean) =>
+      setViewed((old) => {
+        const { [entry.ref]: _old, ...rest } = old;
+        return on ? { ...rest, [entry.ref]: entry.hash } : rest;
+      }),
+    [setViewed],
+  );
+  return { isViewed, setViewed: setEntryViewed };
+}
