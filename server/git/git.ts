@@ -1,6 +1,5 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { simpleGit, type SimpleGit } from 'simple-git';
 import { InvolutError } from '../errors';
 
 /**
@@ -39,27 +38,41 @@ export interface GitEnv {
   GIT_INDEX_FILE?: string;
 }
 
-/** The one owner of running git: buffered commands through simple-git, streams through spawn. */
+/**
+ * The one owner of running git. Every command gets NEUTRAL_CONFIG and the minimal
+ * environment; `run` buffers the output of small commands, `spawn` streams big ones.
+ *
+ * `run` used to go through simple-git, whose completion detection waits an extra 50 ms
+ * after every command that prints nothing on stdout or stderr (`add`, `rm --quiet`,
+ * `update-ref`, an empty `ls-files` or `for-each-ref`…): a quarter of a second asleep in
+ * every round. It now spawns git itself and keeps simple-git's rule for failure: a
+ * command fails when it cannot start, or exits non-zero and says why on stderr (a
+ * silent non-zero exit, as `rev-parse --verify --quiet` gives, returns its output).
+ */
 export class Git {
-  private readonly client: SimpleGit;
+  constructor(readonly cwd: string) {}
 
-  constructor(readonly cwd: string) {
-    this.client = this.createClient();
-  }
-
-  private createClient(): SimpleGit {
-    return simpleGit({ baseDir: this.cwd, config: NEUTRAL_CONFIG, allowEnvironment: ['GIT_INDEX_FILE'], trimmed: false });
-  }
-
-  /** Runs a git command and returns its stdout as text. */
-  async run(args: string[], env: GitEnv = {}): Promise<string> {
-    // `.env()` changes the client it is called on, so a temporary index gets a client of its own.
-    const client = env.GIT_INDEX_FILE ? this.createClient().env(minimalEnv(env)) : this.client;
-    try {
-      return await client.raw(args);
-    } catch (error) {
+  /**
+   * Runs a git command and returns its stdout as text. `extraConfig` (`key=value`)
+   * applies to this one command only.
+   */
+  async run(args: string[], env: GitEnv = {}, extraConfig: string[] = []): Promise<string> {
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn('git', gitArgs(args, extraConfig), { cwd: this.cwd, env: minimalEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+      child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+      child.once('error', reject);
+      child.once('close', (exitCode, signal) => resolve(signal ? null : exitCode));
+    }).catch((error: unknown) => {
       throw new InvolutError('git-failed', `git ${args[0]} failed: ${firstLine(error)}`);
+    });
+    if (code === null || (code !== 0 && stderr.length > 0)) {
+      const said = Buffer.concat([...stdout, ...stderr]).toString('utf8');
+      throw new InvolutError('git-failed', `git ${args[0]} failed: ${firstLine(said) || `exit ${code ?? 'by a signal'}`}`);
     }
+    return Buffer.concat(stdout).toString('utf8');
   }
 
   /** Like `run`, but answers `null` instead of failing (for questions such as "does this ref exist?"). */
@@ -73,7 +86,7 @@ export class Git {
 
   /** Starts git with stdout (and stdin) as streams, for output too big to buffer. */
   spawn(args: string[]): ChildProcessByStdio<Writable, Readable, Readable> {
-    return spawn('git', [...NEUTRAL_CONFIG.flatMap((c) => ['-c', c]), ...args], {
+    return spawn('git', gitArgs(args), {
       cwd: this.cwd,
       env: minimalEnv({}),
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -81,15 +94,21 @@ export class Git {
   }
 }
 
+function gitArgs(args: string[], extraConfig: string[] = []): string[] {
+  return [...[...NEUTRAL_CONFIG, ...extraConfig].flatMap((c) => ['-c', c]), ...args];
+}
+
 /**
  * The environment git runs in: the user's, minus every ambient GIT_* variable
  * (a hook's GIT_DIR or GIT_INDEX_FILE must never redirect a capture) and minus
- * editors and pagers, plus what the caller sets explicitly.
+ * editors, pagers and the other variables simple-git's guard removed, plus what the
+ * caller sets explicitly.
  */
+const DROPPED = new Set(['EDITOR', 'VISUAL', 'PAGER', 'PREFIX', 'SSH_ASKPASS']);
 function minimalEnv(extra: GitEnv): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (key.startsWith('GIT_') || key === 'EDITOR' || key === 'VISUAL' || key === 'PAGER') continue;
+    if (key.startsWith('GIT_') || DROPPED.has(key)) continue;
     env[key] = value;
   }
   return { ...env, ...extra };
