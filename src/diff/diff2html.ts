@@ -4,7 +4,7 @@
  * plain first, highlighted later, so no single task holds the page.
  */
 import { parse } from 'diff2html';
-import type { DiffBlock, DiffFile } from 'diff2html/lib-esm/types';
+import { ColorSchemeType, type DiffBlock, type DiffFile } from 'diff2html/lib-esm/types';
 import { Diff2HtmlUI } from 'diff2html/lib-esm/ui/js/diff2html-ui-slim';
 import 'diff2html/bundles/css/diff2html.min.css';
 
@@ -109,6 +109,7 @@ export function drawChunk(target: HTMLElement, chunk: Chunk, format: DiffFormat)
     stickyFileHeaders: false,
     matching: 'none',
     diffStyle: 'word',
+    colorScheme: ColorSchemeType.AUTO,
   });
   ui.draw();
   if (chunk.continuation) {
