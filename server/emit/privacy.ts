@@ -44,12 +44,22 @@ export async function loadPrivacy(root: string): Promise<PrivacyCheck> {
     { origin: '.involut.json', patterns: await readExcludes(path.join(root, '.involut.json')) },
   ];
   const rules: Rule[] = layers.flatMap(({ origin, patterns }) =>
-    patterns.map((pattern) => ({ pattern, origin, matches: picomatch(pattern, { dot: true, basename: true }) })),
+    patterns.map((pattern) => ({ pattern, origin, matches: matcher(pattern) })),
   );
   return (file) => {
     const rule = rules.find((r) => r.matches(file));
     return rule ? `matches privacy exclude "${rule.pattern}" (${rule.origin})` : null;
   };
+}
+
+/**
+ * A pattern without a slash (`*.pem`) matches a file's name in any folder; one with a
+ * slash (`secrets/**`) matches the path from the repository root. picomatch's
+ * `basename` option alone would match every pattern against the name only, so
+ * `secrets/**` would never match anything.
+ */
+function matcher(pattern: string): (file: string) => boolean {
+  return picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
 }
 
 async function readExcludes(file: string): Promise<string[]> {
