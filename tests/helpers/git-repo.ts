@@ -20,29 +20,32 @@ export const CLI = path.join(PROJECT_ROOT, 'dist/server/cli.js');
 
 const made: string[] = [];
 
-/**
- * Keeps the machine's git and Involut config out of the tests: a fresh HOME and
- * XDG_CONFIG_HOME (no ~/.gitconfig, no ~/.config/involut/config.json) and no ambient
- * GIT_* variables (a hook's GIT_DIR would redirect every command). Per test worker.
- */
-const home = mkdtempSync(path.join(os.tmpdir(), 'involut-home-'));
-process.env.HOME = home;
-process.env.XDG_CONFIG_HOME = path.join(home, '.config');
-for (const key of Object.keys(process.env)) if (key.startsWith('GIT_')) delete process.env[key];
-process.once('exit', () => rmSync(home, { recursive: true, force: true }));
-
-/** A new empty folder under the system's temp folder, removed by `cleanup()` or at exit. */
+/** A new empty folder under the system's temp folder, removed by `cleanup()`. */
 export function tempDir(prefix = 'involut-test-'): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
   made.push(dir);
   return dir;
 }
 
-/** Removes every folder `tempDir` and `makeRepo` made in this worker. */
+/**
+ * Removes every folder `tempDir` and `makeRepo` made in this worker; each test file
+ * calls it in `afterAll` (vitest's workers do not always run exit handlers).
+ */
 export function cleanup(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
-process.once('exit', cleanup);
+process.once('exit', cleanup); // best effort, for a run cut short
+
+/**
+ * Keeps the machine's git and Involut config out of the tests: a fresh HOME and
+ * XDG_CONFIG_HOME (no ~/.gitconfig, no ~/.config/involut/config.json) and no ambient
+ * GIT_* variables (a hook's GIT_DIR would redirect every command). Per test worker;
+ * once `cleanup()` removed the folder, git simply finds no global config there.
+ */
+const home = tempDir('involut-emit-home-');
+process.env.HOME = home;
+process.env.XDG_CONFIG_HOME = path.join(home, '.config');
+for (const key of Object.keys(process.env)) if (key.startsWith('GIT_')) delete process.env[key];
 
 export interface TempRepo {
   /** The working tree's top level. */
