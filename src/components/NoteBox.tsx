@@ -22,7 +22,10 @@ export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, label }
   const status = notes.status(noteKey);
 
   useEffect(() => {
-    if (autoFocus) area.current?.focus({ preventScroll: true });
+    const box = area.current;
+    if (!autoFocus || !box) return;
+    box.focus({ preventScroll: true });
+    box.setSelectionRange(box.value.length, box.value.length);
   }, [autoFocus]);
 
   const write = (next: { text?: string; kind?: NoteKind }) =>

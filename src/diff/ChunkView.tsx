@@ -32,7 +32,8 @@ const cancelIdle = (handle: number) => (hasIdle ? cancelIdleCallback(handle) : w
 export function ChunkView({ chunk, format, extras, onLineClick }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const near = useNearViewport(host);
-  const [slots, setSlots] = useState<Array<{ extra: LineExtra; cells: HTMLTableCellElement[] }>>([]);
+  // Slots hold where each extra goes; what it shows is always read from the current props.
+  const [slots, setSlots] = useState<Array<{ id: string; side: Side; cells: HTMLTableCellElement[] }>>([]);
   const mine = extras.filter((x) => chunkHasLine(chunk, x.side, x.line));
   const placement = mine.map((x) => x.id).join('|');
 
@@ -50,7 +51,7 @@ export function ChunkView({ chunk, format, extras, onLineClick }: Props) {
     const placed = mine
       .map((extra) => {
         const index = rowIndexOf(target, format, extra.side, extra.line);
-        return index === -1 ? null : { extra, cells: insertRows(target, index) };
+        return index === -1 ? null : { id: extra.id, side: extra.side, cells: insertRows(target, index) };
       })
       .filter((x) => x !== null);
     setSlots(placed);
@@ -73,19 +74,21 @@ export function ChunkView({ chunk, format, extras, onLineClick }: Props) {
       onClick={onClick}
       style={near ? undefined : { height: chunkRows(chunk, format) * ROW_HEIGHT }}
     >
-      {slots.flatMap(({ extra, cells }) =>
-        cells.map((cell, i) => {
+      {slots.flatMap(({ id, side, cells }) => {
+        const extra = mine.find((x) => x.id === id);
+        if (!extra) return [];
+        return cells.map((cell, i) => {
           // In side-by-side the other table gets an invisible twin, so both stay the same height.
-          const twin = cells.length === 2 && (extra.side === '+' ? i === 0 : i === 1);
+          const twin = cells.length === 2 && (side === '+' ? i === 0 : i === 1);
           return createPortal(
-            <div className={`inv-extra${twin ? ' inv-twin' : ''}`} aria-hidden={twin || undefined}>
+            <div className={`inv-extra${twin ? ' inv-twin' : ''}`} aria-hidden={twin || undefined} inert={twin || undefined}>
               {extra.render()}
             </div>,
             cell,
-            `${extra.id}:${i}`,
+            `${id}:${i}`,
           );
-        }),
-      )}
+        });
+      })}
     </div>
   );
 }
