@@ -64,7 +64,11 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
       {detail === 'full' && !gated && (
         <>
           {drawing && 'absent' in drawing && <p className="inv-render-absent" role="note">{drawing.absent}</p>}
-          {drawing && 'render' in drawing && drawing.render.draw({ card, entries: refs.map((r) => entries.get(r)!), api })}
+          {drawing && 'Draw' in drawing && (
+            <section className="inv-render" aria-label={`${card.render} drawing`}>
+              <drawing.Draw card={card} entries={refs.map((r) => entries.get(r)!)} api={api} data={drawing.data} />
+            </section>
+          )}
           {refs.map((ref) => {
             const entry = entries.get(ref)!;
             return (

@@ -1,31 +1,46 @@
-import type { ReactNode } from 'react';
+import type { ComponentType } from 'react';
+import type { z } from 'zod';
 import type { Card, RenderKind } from '../../schemas/cards';
 import type { MaterialEntry } from '../../schemas/material';
 import type { Api } from '../api/client';
 
-/** What a render gets: the card, its material, and the API for bytes. */
-export interface RenderProps {
+/** What every drawing gets: the card, the material entries it names, and the API for bytes. */
+export interface RenderProps<T> {
   card: Card;
   entries: MaterialEntry[];
   api: Api;
+  /** The card's payload, validated by the render's schema. */
+  data: T;
 }
 
-/** A drawing for one render kind: it checks its payload and either draws or says why it cannot. */
-export interface Render {
-  /** Null when the payload is usable; otherwise one sentence for the card. */
-  problem: (card: Card) => string | null;
-  draw: (props: RenderProps) => ReactNode;
+/** A drawing for one render kind: the schema of its payload, and the component that draws it. */
+export interface Render<T = unknown> {
+  schema: z.ZodType<T>;
+  Draw: ComponentType<RenderProps<T>>;
 }
 
-/** Render kinds this viewer draws; `code` (or none) is the diff itself and needs no entry. */
-const RENDERS: Partial<Record<RenderKind, Render>> = {};
+export function defineRender<T>(schema: z.ZodType<T>, Draw: ComponentType<RenderProps<T>>): Render<T> {
+  return { schema, Draw };
+}
 
-/** The drawing a card asks for, or why there is none (the diff is shown either way). */
-export function renderFor(card: Card): { render: Render } | { absent: string } | null {
+/**
+ * Render kinds this viewer draws, one file each. `code` (or no render) is the diff
+ * itself and needs no entry. Register a new kind with one line here.
+ */
+const RENDERS: Partial<Record<RenderKind, Render<any>>> = {}; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The drawing a card asks for with its validated payload, or why there is none. Either way the diff is shown. */
+export function renderFor(card: Card): { Draw: ComponentType<RenderProps<unknown>>; data: unknown } | { absent: string } | null {
   const kind = card.render ?? 'code';
   if (kind === 'code') return null;
   const render = RENDERS[kind];
   if (!render) return { absent: `This card asks for a ${kind} drawing, which this viewer does not draw; the diff below shows the change.` };
-  const problem = render.problem(card);
-  return problem ? { absent: `The ${kind} drawing is absent: ${problem} The diff below shows the change.` } : { render };
+  const parsed = render.schema.safeParse(card.payload);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = ['payload', ...issue.path].join('.');
+    const problem = card.payload === undefined || card.payload === null ? 'the card has no payload.' : `${where}: ${issue.message}.`;
+    return { absent: `The ${kind} drawing is absent: ${problem} The diff below shows the change.` };
+  }
+  return { Draw: render.Draw as ComponentType<RenderProps<unknown>>, data: parsed.data };
 }
