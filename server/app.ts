@@ -55,7 +55,15 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     { prefix: '/api' },
   );
   await viewerRoutes(app, options.webRoot);
-  // Open event streams would keep `close()` waiting forever.
-  app.addHook('preClose', async () => options.hub.closeAll());
+  // On close, keep-alive connections would keep `close()` waiting forever: event streams
+  // end at once, and a request still running answers with `Connection: close`.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+    options.hub.closeAll();
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   return app;
 }

@@ -5,6 +5,7 @@ import type { CardsState, InvalidCard, Issue, MaterialState, NotesState, ReviewF
 import { Card, CardsFrame } from '../schemas/cards';
 import { Material, type MaterialEntry } from '../schemas/material';
 import { Notes } from '../schemas/notes';
+import { jsonErrorOffset } from './json-position';
 import type { ReviewDir } from './review-dir';
 
 /** What a read of one review file found: its state and a hash of its bytes (null when missing). */
@@ -134,7 +135,7 @@ export function parseJson(bytes: Buffer): { value: unknown } | { error: InvalidJ
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const at = /at position (\d+)/.exec(message);
-    const offset = at ? Number(at[1]) : /end of JSON input/.test(message) ? text.length : null;
+    const offset = jsonErrorOffset(text) ?? (at ? Number(at[1]) : null);
     const { line, column } = offset === null ? { line: null, column: null } : lineAndColumn(text, offset);
     return { error: { state: 'invalid-json', message, line, column } };
   }

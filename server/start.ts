@@ -16,6 +16,8 @@ import { localIsoTime } from './emit/time';
 
 /** The documented default port; the next free one is taken when it is busy. */
 export const DEFAULT_PORT = 4747;
+/** How long a clean shutdown waits for requests under way before cutting connections. */
+const CLOSE_GRACE_MS = 5000;
 /** How many ports after the default are tried before giving up. */
 const PORT_TRIES = 50;
 
@@ -62,7 +64,11 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   await watcher.start();
   const url = viewerUrl(host, (app.server.address() as net.AddressInfo).port, token);
   const close = async () => {
-    await app.close(); // stops listening, ends event streams, waits for requests under way
+    // Stops listening, ends event streams, waits for the requests under way; a client
+    // that holds its connection open past that is cut off.
+    const force = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS).unref();
+    await app.close();
+    clearTimeout(force);
     await notes.drain();
     await watcher.close();
     await forgetServer(repo.root, process.pid);

@@ -92,14 +92,26 @@ export class ReviewWatcher {
       const file = path.dirname(p) === this.dir ? BY_NAME.get(path.basename(p)) : undefined;
       if (file) this.schedule(file);
     });
+    // chokidar drops some of a quick series of atomic rewrites (renames ~40 ms apart give
+    // no event for every other one); the raw inotify events still name the file, and a
+    // needless check costs one stat, since unchanged bytes are never reported.
+    watcher.on('raw', (_event, name, details) => {
+      const file = BY_NAME.get(path.basename(name));
+      const where = (details as { watchedPath?: string } | undefined)?.watchedPath ?? '';
+      if (file && (where === this.dir || path.dirname(where) === this.dir)) this.schedule(file);
+    });
     watcher.on('error', (error) => this.options.onError?.(error));
     return watcher;
   }
 
   private watchRoot(): FSWatcher {
     const watcher = watch(this.root, { ignoreInitial: true, depth: 0, ignored: (p) => p !== this.root && p !== this.dir });
-    watcher.on('addDir', (p) => {
-      if (p === this.dir) void this.rearm();
+    const appeared = () => {
+      if (this.target === 'root' && existsSync(this.dir)) void this.rearm();
+    };
+    watcher.on('addDir', appeared);
+    watcher.on('raw', (_event, name) => {
+      if (path.basename(name) === '.review') appeared();
     });
     watcher.on('error', (error) => this.options.onError?.(error));
     return watcher;

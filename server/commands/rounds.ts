@@ -7,6 +7,7 @@ import { emitRound, type RoundSummary } from '../emit/material';
 import { assertWritable, reviewDir } from '../review-dir';
 import { writeBegin } from '../emit/rounds';
 import type { Output } from '../output';
+import { findRunningServer } from '../running-servers';
 
 export interface RoundsFlags {
   repo: string;
@@ -40,7 +41,12 @@ export async function rounds(flags: RoundsFlags, out: Output): Promise<void> {
   }
   const summary = await emitRound(repo, { ref: flags.base, sinceLast: flags.sinceLast });
   for (const warning of summary.warnings) out.warn(warning);
-  out.result(jsonRound(summary), () => describeRound(summary, repo.root));
+  // The viewer URL of a server already running for this repository, so the agent can hand it on.
+  const viewer = (await findRunningServer(repo.root))?.url;
+  out.result({ ...jsonRound(summary), ...(viewer ? { viewer } : {}) }, () => [
+    ...describeRound(summary, repo.root),
+    ...(viewer ? [`  viewer    ${viewer}`] : []),
+  ]);
 }
 
 export function jsonRound(s: RoundSummary) {

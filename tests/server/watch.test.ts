@@ -1,0 +1,116 @@
+import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { ReviewFile } from '../../schemas/api';
+import { NotesStore } from '../../server/notes-store';
+import { reviewDir } from '../../server/review-dir';
+import { ReviewFiles } from '../../server/review-files';
+import { ReviewWatcher } from '../../server/watch';
+import { removeTempDirs, sleep, tempDir } from '../helpers/server';
+
+const open: ReviewWatcher[] = [];
+afterEach(async () => {
+  for (const watcher of open.splice(0)) await watcher.close();
+});
+afterAll(removeTempDirs);
+
+/** A watcher over a bare folder (the watcher needs no git) and the changes it reports. */
+async function watching(root = tempDir()) {
+  const review = reviewDir(root);
+  const files = new ReviewFiles(review);
+  const notes = new NotesStore(review.notes);
+  const changes: Array<{ file: ReviewFile; at: number; ok: boolean }> = [];
+  const watcher = new ReviewWatcher(files, notes, (file) => {
+    const at = performance.now();
+    // What a viewer refetching right now would be served.
+    void files.read(file).then(({ state }) => changes.push({ file, at, ok: state.state === 'ok' }));
+  });
+  open.push(watcher);
+  await watcher.start();
+  return { root, review, files, notes, watcher, changes };
+}
+
+function writeAtomic(file: string, text: string): void {
+  writeFileSync(`${file}.tmp`, text);
+  renameSync(`${file}.tmp`, file);
+}
+
+const CARDS = JSON.stringify({ contract: 1, cards: [{ id: 'c_1', title: 'One', intent: 'behavior', refs: [] }] });
+
+async function until<T>(probe: () => T | undefined, timeoutMs = 1500): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (performance.now() > deadline) throw new Error('timed out');
+    await sleep(5);
+  }
+}
+
+describe('the watcher of .review/', () => {
+  it('waits for .review/ to appear, then reports its files (and again after it is removed and made anew)', async () => {
+    const { review, watcher, changes } = await watching();
+    expect(watcher.target).toBe('root');
+    mkdirSync(review.dir);
+    await until(() => (watcher.target === 'review' ? true : undefined));
+    const written = performance.now();
+    writeAtomic(review.cards, CARDS);
+    const change = await until(() => changes.find((c) => c.file === 'cards'));
+    expect(change.at - written).toBeLessThan(500);
+
+    rmSync(review.dir, { recursive: true });
+    await until(() => changes.find((c) => c.file === 'cards' && !c.ok));
+    mkdirSync(review.dir);
+    await until(() => (watcher.target === 'review' ? true : undefined));
+    writeAtomic(review.material, '{}');
+    await until(() => changes.find((c) => c.file === 'material'));
+  });
+
+  it('does not report the server’s own note writes, and does report anyone else’s', async () => {
+    const { review, notes, changes } = await watching();
+    mkdirSync(review.dir);
+    await sleep(100);
+    await Promise.all([1, 2, 3].map((n) => notes.put(`c_${n}`, { text: `note ${n}`, title: 't', refs: [] })));
+    await sleep(250);
+    expect(changes.filter((c) => c.file === 'notes')).toEqual([]);
+    writeAtomic(review.notes, JSON.stringify({ contract: 1, notes: {} }));
+    await until(() => changes.find((c) => c.file === 'notes'));
+  });
+
+  it.each([
+    ['50 ms apart', 50],
+    ['back to back', 0],
+  ])('never reports a file written in two chunks %s while it is half written', async (_case, gap) => {
+    const { review, changes } = await watching();
+    mkdirSync(review.dir);
+    await sleep(100);
+    const half = Math.floor(CARDS.length / 2);
+    writeFileSync(review.cards, CARDS.slice(0, half));
+    if (gap) await sleep(gap);
+    appendFileSync(review.cards, CARDS.slice(half));
+    const written = performance.now();
+    const change = await until(() => changes.find((c) => c.file === 'cards'));
+    expect(change.at - written).toBeLessThan(500);
+    await sleep(200);
+    expect(changes.filter((c) => c.file === 'cards')).toEqual([expect.objectContaining({ ok: true })]);
+  });
+
+  it('watches as many paths for a repository of 10,000 files as for one of 10', async () => {
+    const counts: number[] = [];
+    for (const size of [10, 10_000]) {
+      const root = tempDir();
+      for (let i = 0; i < size; i += 1) {
+        if (i % 100 === 0) mkdirSync(path.join(root, `d${i / 100}`));
+        writeFileSync(path.join(root, `d${Math.floor(i / 100)}`, `f${i}.txt`), 'x');
+      }
+      mkdirSync(path.join(root, '.review', 'blobs'), { recursive: true });
+      for (const name of ['material.json', 'cards.json', 'notes.json', 'blobs/a.png', 'blobs/b.png']) {
+        writeFileSync(path.join(root, '.review', name), '{}');
+      }
+      const { watcher } = await watching(root);
+      counts.push(watcher.watchedCount());
+    }
+    expect(counts[0]).toBeGreaterThan(0);
+    expect(counts[1]).toBe(counts[0]);
+  });
+});
