@@ -79,6 +79,12 @@ export class ReviewFiles {
     return snapshot;
   }
 
+  /** A hash of the file's bytes as they are now (null when missing), without parsing them. */
+  async hash(file: ReviewFile): Promise<string | null> {
+    const bytes = await readBytes(this.review[file]);
+    return bytes ? sha256(bytes) : null;
+  }
+
   /** The material's entries by ref, or `null` when the material is not usable. */
   async materialEntries(): Promise<{ tree: string | null; byRef: Map<string, MaterialEntry> } | null> {
     const { state } = await this.read('material');

@@ -45,7 +45,7 @@ export class ReviewWatcher {
   }
 
   async start(): Promise<void> {
-    for (const file of FILES) this.last.set(file, (await this.files.read(file)).hash);
+    for (const file of FILES) this.last.set(file, await this.files.hash(file));
     await this.rearm();
   }
 
