@@ -54,11 +54,16 @@ export class Api {
   blobPath = (before: string) => `/api/blob/${before.replace(/^blobs\//, '').split('/').map(encodeURIComponent).join('/')}`;
   afterPath = (ref: string) => `/api/after/${ref.split('/').map(encodeURIComponent).join('/')}`;
 
-  /** Fetches bytes with the token (an <img src> cannot send headers) and returns an object URL. */
-  async objectUrl(path: string): Promise<string> {
+  /** Fetches bytes with the token (an <img src> cannot send headers); the image render also counts and decodes them. */
+  async blob(path: string): Promise<Blob> {
     const response = await fetch(path, { headers: this.headers() });
     if (!response.ok) throw new ApiFailure(response.status, `Could not load ${path} (${response.status}).`);
-    return URL.createObjectURL(await response.blob());
+    return response.blob();
+  }
+
+  /** The bytes at `path` as an object URL for an <img>; the caller revokes it. */
+  async objectUrl(path: string): Promise<string> {
+    return URL.createObjectURL(await this.blob(path));
   }
 
   /**

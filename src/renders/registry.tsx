@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import type { Card, RenderKind } from '../../schemas/cards';
 import type { MaterialEntry } from '../../schemas/material';
 import type { Api } from '../api/client';
+import { ImagePayload } from '../../schemas/renders/image';
+import { ImageDraw } from './image';
 
 /** What every drawing gets: the card, the material entries it names, and the API for bytes. */
 export interface RenderProps<T> {
@@ -27,7 +29,9 @@ export function defineRender<T>(schema: z.ZodType<T>, Draw: ComponentType<Render
  * Render kinds this viewer draws, one file each. `code` (or no render) is the diff
  * itself and needs no entry. Register a new kind with one line here.
  */
-const RENDERS: Partial<Record<RenderKind, Render<any>>> = {}; // eslint-disable-line @typescript-eslint/no-explicit-any
+const RENDERS: Partial<Record<RenderKind, Render<any>>> = { // eslint-disable-line @typescript-eslint/no-explicit-any
+  image: defineRender(ImagePayload, ImageDraw),
+};
 
 /** The drawing a card asks for with its validated payload, or why there is none. Either way the diff is shown. */
 export function renderFor(card: Card): { Draw: ComponentType<RenderProps<unknown>>; data: unknown } | { absent: string } | null {
