@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import type { ImagePayload } from '../../schemas/renders/image';
 import type { RenderProps } from './registry';
 import { ImageCompare } from './image/ImageCompare';
@@ -7,6 +8,10 @@ const IMAGE = /\.(png|apng|jpe?g|gif|webp|avif|bmp|ico)$/i;
 
 /** The `image` render: every binary image the card names, before and after; with `frames`, the frames that changed. */
 export function ImageDraw({ entries, api, data }: RenderProps<ImagePayload>) {
+  // The payload is parsed anew on every render of the card (a keystroke in its note box);
+  // keyed by content, the frames keep their identity and the pixels are not compared again.
+  const framesKey = JSON.stringify(data?.frames ?? null);
+  const frames = useMemo(() => data?.frames, [framesKey]); // eslint-disable-line react-hooks/exhaustive-deps
   const images = entries.filter((entry) => entry.binary && IMAGE.test(entry.ref));
   const withheld = images.filter((entry) => entry.withheld);
   const shown = images.filter((entry) => !entry.withheld);
@@ -16,7 +21,7 @@ export function ImageDraw({ entries, api, data }: RenderProps<ImagePayload>) {
   return (
     <div className="inv-img-render">
       {shown.map((entry) => (
-        <ImageCompare key={entry.ref} entry={entry} api={api} frames={data?.frames} />
+        <ImageCompare key={entry.ref} entry={entry} api={api} frames={frames} />
       ))}
       {withheld.map((entry) => (
         <p key={entry.ref} className="inv-render-absent">

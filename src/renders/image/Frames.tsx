@@ -23,8 +23,10 @@ interface Props {
 
 /** The sprite-sheet view: only the frames whose pixels changed, each zoomed; the rest counted; the impossible ones named. */
 export function Frames({ frames, before, after, mask, missing, loading }: Props) {
-  const sizes = { before: before?.size ?? null, after: after?.size ?? null };
-  const report = useMemo(() => (mask ? compareFrames(frames, mask, sizes) : null), [mask, frames, sizes.before, sizes.after]); // eslint-disable-line react-hooks/exhaustive-deps
+  const beforeSize = before?.size ?? null;
+  const afterSize = after?.size ?? null;
+  const sizes = { before: beforeSize, after: afterSize };
+  const report = useMemo(() => (mask ? compareFrames(frames, mask, { before: beforeSize, after: afterSize }) : null), [mask, frames, beforeSize, afterSize]);
   const n = frames.length;
   return (
     <section className="inv-frames" aria-label="Frames">
