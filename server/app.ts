@@ -29,6 +29,9 @@ export interface AppOptions extends AppContext, SecurityOptions {
   onInternalError?: (error: unknown) => void;
 }
 
+/** Codes for the refusals Fastify itself makes (body parsing, size, media type). */
+const CLIENT_ERRORS: Record<number, string> = { 400: 'bad-request', 404: 'not-found', 413: 'body-too-large', 415: 'unsupported-media-type' };
+
 /** Registers every route and guard and returns the app without listening (tests use `app.inject()`). */
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger: false, bodyLimit: NOTE_BODY_LIMIT });
@@ -36,7 +39,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error instanceof PathRefused) return refuse(reply, 400, 'bad-path', error.message);
     const status = error.statusCode ?? 500;
-    if (status < 500) return refuse(reply, status, (error.code ?? 'bad-request').toLowerCase(), error.message);
+    if (status < 500) return refuse(reply, status, CLIENT_ERRORS[status] ?? 'bad-request', error.message);
     options.onInternalError?.(error);
     const message = error instanceof InvolutError ? error.message : 'Involut failed to answer; the terminal running it shows why.';
     return refuse(reply, 500, 'internal', message);

@@ -8,7 +8,7 @@ import { securityHeaders } from '../security';
  * travels in a header, so the viewer reads this stream with fetch, not EventSource.)
  */
 export function eventRoutes(api: FastifyInstance, context: AppContext): void {
-  api.get('/events', (request, reply) => {
+  api.get('/events', { exposeHeadRoute: false }, (_request, reply) => {
     reply.hijack();
     context.hub.add(reply.raw, securityHeaders(true));
   });

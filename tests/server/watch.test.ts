@@ -4,7 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ReviewFile } from '../../schemas/api';
 import { NotesStore } from '../../server/notes-store';
 import { reviewDir } from '../../server/review-dir';
-import { ReviewFiles } from '../../server/review-files';
+import { ReviewFiles, sha256 } from '../../server/review-files';
 import { ReviewWatcher } from '../../server/watch';
 import { removeTempDirs, sleep, tempDir } from '../helpers/server';
 
@@ -19,11 +19,11 @@ async function watching(root = tempDir()) {
   const review = reviewDir(root);
   const files = new ReviewFiles(review);
   const notes = new NotesStore(review.notes);
-  const changes: Array<{ file: ReviewFile; at: number; ok: boolean }> = [];
+  const changes: Array<{ file: ReviewFile; at: number; ok: boolean; hash: string | null }> = [];
   const watcher = new ReviewWatcher(files, notes, (file) => {
     const at = performance.now();
     // What a viewer refetching right now would be served.
-    void files.read(file).then(({ state }) => changes.push({ file, at, ok: state.state === 'ok' }));
+    void files.read(file).then(({ state, hash }) => changes.push({ file, at, ok: state.state === 'ok', hash }));
   });
   open.push(watcher);
   await watcher.start();
@@ -64,6 +64,23 @@ describe('the watcher of .review/', () => {
     await until(() => (watcher.target === 'review' ? true : undefined));
     writeAtomic(review.material, '{}');
     await until(() => changes.find((c) => c.file === 'material'));
+  });
+
+  it('reports the last of a quick series of atomic rewrites (chokidar alone drops every other one)', async () => {
+    const { review, changes } = await watching();
+    mkdirSync(review.dir);
+    await sleep(100);
+    for (let series = 0; series < 3; series += 1) {
+      let last = '';
+      for (let n = 1; n <= 5; n += 1) {
+        last = JSON.stringify({ contract: 1, cards: [], series, n });
+        writeAtomic(review.cards, last);
+        await sleep(40);
+      }
+      const written = performance.now();
+      const final = await until(() => changes.find((c) => c.file === 'cards' && c.hash === sha256(last)));
+      expect(final.at - written).toBeLessThan(500);
+    }
   });
 
   it('does not report the server’s own note writes, and does report anyone else’s', async () => {
