@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import type { Card, RenderKind } from '../../schemas/cards';
 import type { MaterialEntry } from '../../schemas/material';
 import type { Api } from '../api/client';
+import { GraphPayload } from '../../schemas/renders/graph';
+import { GraphDraw } from './graph';
 import { ImagePayload } from '../../schemas/renders/image';
 import { ImageDraw } from './image';
 
@@ -30,6 +32,7 @@ export function defineRender<T>(schema: z.ZodType<T>, Draw: ComponentType<Render
  * itself and needs no entry. Register a new kind with one line here.
  */
 const RENDERS: Partial<Record<RenderKind, Render<any>>> = { // eslint-disable-line @typescript-eslint/no-explicit-any
+  graph: defineRender(GraphPayload, GraphDraw),
   image: defineRender(ImagePayload, ImageDraw),
 };
 
