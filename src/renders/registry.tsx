@@ -7,6 +7,12 @@ import { GraphPayload } from '../../schemas/renders/graph';
 import { GraphDraw } from './graph';
 import { ImagePayload } from '../../schemas/renders/image';
 import { ImageDraw } from './image';
+import { TreePayload } from '../../schemas/renders/tree';
+import { TreeDraw } from './tree';
+import { SchemaPayload } from '../../schemas/renders/schema';
+import { SchemaDraw } from './schema';
+import { TablePayload } from '../../schemas/renders/table';
+import { TableDraw } from './table';
 
 /** What every drawing gets: the card, the material entries it names, and the API for bytes. */
 export interface RenderProps<T> {
@@ -34,6 +40,9 @@ export function defineRender<T>(schema: z.ZodType<T>, Draw: ComponentType<Render
 const RENDERS: Partial<Record<RenderKind, Render<any>>> = { // eslint-disable-line @typescript-eslint/no-explicit-any
   graph: defineRender(GraphPayload, GraphDraw),
   image: defineRender(ImagePayload, ImageDraw),
+  tree: defineRender(TreePayload, TreeDraw),
+  schema: defineRender(SchemaPayload, SchemaDraw),
+  table: defineRender(TablePayload, TableDraw),
 };
 
 /** The drawing a card asks for with its validated payload, or why there is none. Either way the diff is shown. */
