@@ -207,6 +207,7 @@ describe('image render', () => {
     expect(await deleted.locator('img').getAttribute('alt')).toBe('icons/old-badge.png, before');
     expect(await deleted.locator('[data-side="before"]').textContent()).toBe(`before 16×16 px · ${bytes('base/icons/old-badge.png')}`);
     expect(await deleted.locator('[data-side="after"]').textContent()).toBe('after deleted');
+    await expect.poll(() => page.locator('section.inv-file img').count()).toBe(2); // the diffs below, for a complete picture
     await shoot(page, 'image-added-deleted-light');
   });
 
@@ -229,6 +230,7 @@ describe('image render', () => {
     await shoot(page, 'image-difference-dark');
     const badge = await openCard('c_badge', 'dark');
     await expect.poll(() => image(badge, 'icons/badge.png').locator('img').count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => badge.locator('section.inv-file img').count()).toBe(2);
     await shoot(badge, 'image-added-deleted-dark');
   });
 });
