@@ -112,9 +112,9 @@ export interface LiveServer {
   stop(): Promise<number | null>;
 }
 
-/** Starts the built CLI's server on a free port and waits for its first stdout line, the viewer URL. */
-export async function startLive(repoDir: string, env = childEnv(), args: string[] = []): Promise<LiveServer> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--no-open', '--port', '0', '--repo', repoDir, ...args], { env });
+/** Starts the built CLI's server (on any free port unless `args` names one) and waits for its first stdout line, the viewer URL. */
+export async function startLive(repoDir: string, env = childEnv(), args: string[] = ['--port', '0']): Promise<LiveServer> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--no-open', '--repo', repoDir, ...args], { env });
   let out = '';
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));

@@ -2,7 +2,7 @@
  * The built CLI serving on a real port: what only a real process shows (the URL line,
  * one server per repository, signals, the event stream's latency, inotify use).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -24,8 +24,8 @@ import {
 } from '../helpers/server';
 
 const running: LiveServer[] = [];
-async function serve(dir: string, env = childEnv()): Promise<LiveServer> {
-  const server = await startLive(dir, env);
+async function serve(dir: string, env = childEnv(), args?: string[]): Promise<LiveServer> {
+  const server = await startLive(dir, env, args);
   running.push(server);
   return server;
 }
@@ -58,6 +58,25 @@ describe('involut serve', () => {
     console.log(`first byte of the viewer ${firstByte.toFixed(0)} ms after spawning the CLI`);
   });
 
+  it('takes the default port 4747 or the next free one, and refuses a named port that is taken', async () => {
+    const first = await serve(makeRepo().dir, childEnv(), []);
+    const port = Number(new URL(first.base).port);
+    expect(port).toBeGreaterThanOrEqual(4747);
+    expect(port).toBeLessThan(4797);
+    const second = await serve(makeRepo().dir, childEnv(), []);
+    expect(Number(new URL(second.base).port)).toBeGreaterThan(port);
+    const taken = await runCliOnce(['serve', '--no-open', '--port', String(port), '--repo', makeRepo().dir]);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toMatch(/Port \d+ is taken/);
+  });
+
+  it('warns loudly on a non-loopback --host, and still prints a URL that works on this machine', async () => {
+    const server = await serve(makeRepo().dir, childEnv(), ['--port', '0', '--host', '0.0.0.0']);
+    expect(server.stderr()).toMatch(/SERVING ON 0\.0\.0\.0/);
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:/);
+    expect((await liveFetch(server, '/api/notes')).status).toBe(200);
+  });
+
   it('refuses a foreign Host on the real port (DNS rebinding)', async () => {
     const server = await serve(makeRepo().dir);
     const { port } = new URL(server.base);
@@ -76,6 +95,7 @@ describe('involut serve', () => {
     const repo = makeRepo();
     const server = await serve(repo.dir);
     expect(await (await liveFetch(server, '/api/material')).json()).toEqual({ state: 'missing' });
+    expect(await (await liveFetch(server, '/api/freshness')).json()).toMatchObject({ fresh: false, captured: null });
     const events = await subscribe(server);
     const since = performance.now();
     runRounds(repo);
@@ -180,6 +200,14 @@ describe('involut serve', () => {
     expect(counts[1]).toBe(counts[0]);
   });
 });
+
+async function runCliOnce(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { env: childEnv() });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, stderr };
+}
 
 function readdirOne(dir: string): string {
   const names = readdirSync(dir);

@@ -187,6 +187,10 @@ describe('GET /api/blob/<path> and GET /api/after/<ref>', () => {
     expect(response.body).not.toMatch(/"material"|\[core\]|root:/);
   });
 
+  it('answers 404 for a before copy that is not there', async () => {
+    expect((await get('/api/blob/nothing.png')).statusCode).toBe(404);
+  });
+
   it('does not follow a symlink out of blobs/', async () => {
     symlinkSync(repo.review('material.json'), repo.review('blobs/link.json'));
     expect((await get('/api/blob/link.json')).statusCode).toBe(404);
