@@ -1,0 +1,289 @@
+/**
+ * End-to-end harness: the built viewer served by the real built CLI (`involut serve`)
+ * over a real git repository made from a fixture recipe, driven in Debian's headless
+ * Chromium through playwright-core. One browser per test file, one repository and one
+ * server per scenario, a fresh browser context (fresh localStorage) per scenario.
+ * Nothing is mocked.
+ */
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+
+export const PROJECT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const CLI = path.join(PROJECT, 'dist/server/cli.js');
+export const FIXTURES = path.join(PROJECT, 'fixtures');
+export const SCREENSHOTS = path.join(PROJECT, 'tests/e2e/screenshots');
+const WEB_INDEX = path.join(PROJECT, 'dist/web/index.html');
+
+const CHROMIUM = '/usr/bin/chromium';
+const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** A fixture's repository recipe (`fixtures/<name>/recipe.json`). */
+interface Recipe {
+  /** Message of the first commit, made of `base/`. */
+  base: string;
+  /** Uncommitted renames, done before `working/` is laid over the tree. */
+  rename?: Array<[string, string]>;
+  /** Uncommitted deletions. */
+  delete?: string[];
+  /** Files written by the test (names a checkout cannot hold everywhere). */
+  write?: Record<string, string>;
+}
+
+export interface FixtureRepo {
+  dir: string;
+  git(...args: string[]): string;
+  /** Writes a file of the working tree, creating its folders. */
+  write(file: string, content: string): void;
+  read(file: string): string;
+  /** Absolute path of a file in `.review/`. */
+  review(file: string): string;
+  /** `involut rounds` (the real emitter, built CLI). */
+  rounds(): void;
+  /** Writes `.review/cards.json` as an agent should: a temporary file, then a rename. */
+  writeCards(content: unknown): void;
+  /** `.review/material.json`, parsed. */
+  material(): { material: Array<{ ref: string; status: string; diff: string | null; hash: string; from?: string }> };
+  /** `.review/notes.json`, parsed; null while it does not exist. */
+  notes(): { notes: Record<string, { text: string; title: string; refs: string[]; quote?: string; at: string }> } | null;
+}
+
+export interface Scenario {
+  repo: FixtureRepo;
+  page: Page;
+  context: BrowserContext;
+  url: string;
+  /** Uncaught errors of the page (`pageerror`); any one fails the test. */
+  errors: string[];
+  /** Every dialog (alert, confirm, prompt) the page opened. */
+  dialogs: string[];
+  /**
+   * Saves `tests/e2e/screenshots/<name>.png`: what the reader sees in the window, or the
+   * whole page from the top (sticky bars are drawn where the scroll left them otherwise).
+   */
+  screenshot(name: string, options?: { fullPage?: boolean }): Promise<void>;
+  /** Reloads and waits for the viewer to show the round again. */
+  reload(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /**
+   * What `.review/cards.json` starts as: the fixture's `cards.json` (default), none,
+   * or this exact text.
+   */
+  cards?: 'fixture' | 'none' | { text: string };
+  /** Run before the server starts, after `rounds` and the cards. */
+  prepare?: (repo: FixtureRepo) => void;
+}
+
+const made: string[] = [];
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+/** Children's environment: no ambient GIT_*, a HOME, config and server state folder of their own. */
+function childEnv(home: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
+  return { ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), INVOLUT_STATE_DIR: path.join(home, 'state'), GIT_CONFIG_NOSYSTEM: '1' };
+}
+
+/** Builds `fixtures/<name>`'s repository in a temporary folder: `base/` committed, then the round left uncommitted. */
+export function buildRepo(name: string): FixtureRepo {
+  const fixture = path.join(FIXTURES, name);
+  const recipe = JSON.parse(readFileSync(path.join(fixture, 'recipe.json'), 'utf8')) as Recipe;
+  const dir = tempDir(`involut-e2e-${name}-`);
+  const env = childEnv(tempDir('involut-e2e-home-'));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const write = (file: string, content: string) => {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), content);
+  };
+  git('init', '--quiet', '-b', 'main');
+  git('config', 'user.name', 'Involut E2E');
+  git('config', 'user.email', 'e2e@involut.invalid');
+  git('config', 'commit.gpgsign', 'false');
+  cpSync(path.join(fixture, 'base'), dir, { recursive: true });
+  git('add', '--all');
+  git('commit', '--quiet', '--no-verify', '-m', recipe.base);
+  for (const [from, to] of recipe.rename ?? []) {
+    mkdirSync(path.dirname(path.join(dir, to)), { recursive: true });
+    renameSync(path.join(dir, from), path.join(dir, to));
+  }
+  if (existsSync(path.join(fixture, 'working'))) cpSync(path.join(fixture, 'working'), dir, { recursive: true });
+  for (const file of recipe.delete ?? []) rmSync(path.join(dir, file));
+  for (const [file, content] of Object.entries(recipe.write ?? {})) write(file, content);
+
+  const review = (file: string) => path.join(dir, '.review', file);
+  return {
+    dir,
+    git,
+    write,
+    read: (file) => readFileSync(path.join(dir, file), 'utf8'),
+    review,
+    rounds: () => {
+      execFileSync(process.execPath, [CLI, 'rounds', '--quiet', '--repo', dir], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    },
+    writeCards: (content) => {
+      const text = typeof content === 'string' ? content : `${JSON.stringify(content, null, 2)}\n`;
+      const temp = review(`.cards.json.${process.pid}.tmp`);
+      writeFileSync(temp, text);
+      renameSync(temp, review('cards.json'));
+    },
+    material: () => JSON.parse(readFileSync(review('material.json'), 'utf8')),
+    notes: () => (existsSync(review('notes.json')) ? JSON.parse(readFileSync(review('notes.json'), 'utf8')) : null),
+  };
+}
+
+/** The fixture's cards.json, parsed. */
+export function fixtureCards(name: string, file = 'cards.json'): { contract: 1; request?: string; cards: Array<Record<string, unknown>> } {
+  return JSON.parse(readFileSync(path.join(FIXTURES, name, file), 'utf8'));
+}
+
+interface Served {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `node dist/server/cli.js serve --no-open --port 0` and waits for its first stdout line, the viewer URL. */
+async function serve(repo: FixtureRepo): Promise<Served> {
+  const env = childEnv(tempDir('involut-e2e-home-'));
+  const child = spawn(process.execPath, [CLI, 'serve', '--no-open', '--port', '0', '--repo', repo.dir], { env });
+  let out = '';
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server printed no URL within 15 s: ${err}`)), 15_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      if (out.includes('\n')) {
+        clearTimeout(timer);
+        resolve(out.split('\n', 1)[0]!.trim());
+      }
+    });
+    void exited.then(() => reject(new Error(`the server exited before printing its URL: ${err}`)));
+  });
+  if (!/#token=/.test(url)) throw new Error(`the server's first line is not the viewer URL: ${url}`);
+  return {
+    child,
+    url,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/**
+ * Registers the file's hooks (one browser for the file; after each test its contexts
+ * closed, its servers stopped, and a failure if the page threw; temp folders removed
+ * at the end) and returns `open`, which starts one scenario.
+ */
+export function e2e(): { open: (fixture: string, options?: OpenOptions) => Promise<Scenario> } {
+  let browser: Browser | null = null;
+  const scenarios: Array<{ scenario: Scenario; server: Served }> = [];
+
+  beforeAll(async () => {
+    for (const file of [CLI, WEB_INDEX]) if (!existsSync(file)) throw new Error(`${file} is missing; run \`npm run build\` first.`);
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+  });
+
+  afterEach(async () => {
+    const done = scenarios.splice(0);
+    await Promise.all(done.map(({ scenario }) => scenario.context.close().catch(() => {})));
+    await Promise.all(done.map(({ server }) => server.stop()));
+    for (const { scenario } of done) expect(scenario.errors, 'uncaught errors in the page').toEqual([]);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function open(fixture: string, options: OpenOptions = {}): Promise<Scenario> {
+    if (!browser) throw new Error('the browser is not running (beforeAll failed?)');
+    const repo = buildRepo(fixture);
+    repo.rounds();
+    const cards = options.cards ?? 'fixture';
+    if (cards === 'fixture') repo.writeCards(readFileSync(path.join(FIXTURES, fixture, 'cards.json'), 'utf8'));
+    else if (cards !== 'none') repo.writeCards(cards.text);
+    options.prepare?.(repo);
+    // A fresh context (its own localStorage) is made while the server starts.
+    const [server, context] = await Promise.all([serve(repo), browser.newContext({ viewport: { width: 1280, height: 900 } })]);
+    const page = await context.newPage();
+    page.setDefaultTimeout(5000);
+    const errors: string[] = [];
+    const dialogs: string[] = [];
+    page.on('pageerror', (error) => errors.push(`${error.name}: ${error.message}`));
+    page.on('dialog', (dialog) => {
+      dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+      void dialog.dismiss().catch(() => {});
+    });
+    const ready = async () => {
+      try {
+        await page.locator('.inv-layout').waitFor({ state: 'visible', timeout: 10_000 });
+      } catch (error) {
+        const shown = await page.evaluate(() => document.body?.innerText.slice(0, 400)).catch(() => '(unreadable)');
+        throw new Error(`the viewer did not show the round within 10 s; the page reads: ${JSON.stringify(shown)}; page errors: ${JSON.stringify(errors)}`, { cause: error });
+      }
+    };
+    const scenario: Scenario = {
+      repo,
+      page,
+      context,
+      url: server.url,
+      errors,
+      dialogs,
+      screenshot: async (name, { fullPage = false } = {}) => {
+        if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
+        await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage });
+      },
+      reload: async () => {
+        await page.reload();
+        await ready();
+      },
+    };
+    scenarios.push({ scenario, server });
+    await page.goto(server.url);
+    await ready();
+    return scenario;
+  }
+
+  return { open };
+}
+
+/** Polls `read` until `check` accepts what it returns (or throws with the last value after `timeoutMs`). */
+export async function until<T>(read: () => T, check: (value: T) => boolean, what: string, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T = read();
+  while (!check(last)) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms; last seen ${JSON.stringify(last)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    last = read();
+  }
+  return last;
+}
+
+/** vitest's `expect.poll` with a patience fit for a page that draws lazily and updates live. */
+export function eventually<T>(read: () => T | Promise<T>, timeout = 5000) {
+  return expect.poll(read, { timeout, interval: 50 });
+}
+
+/** A locator's text as the DOM holds it (no CSS text-transform), trimmed. */
+export async function text(locator: Locator): Promise<string> {
+  return ((await locator.textContent()) ?? '').trim();
+}
+
+/** The trimmed text of every element a locator matches. */
+export async function texts(locator: Locator): Promise<string[]> {
+  return (await locator.allTextContents()).map((t) => t.trim());
+}
