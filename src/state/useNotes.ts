@@ -31,8 +31,9 @@ export function useNotes(api: Api, state: NotesState | null, scopeReady: boolean
   const [confirmed, setConfirmed] = useState<Record<string, Note | null>>({});
 
   const serverNotes = useMemo(() => (state?.state === 'ok' ? state.data.notes : {}), [state]);
-  // A fresh read of notes.json holds everything the server confirmed before it.
-  useEffect(() => setConfirmed({}), [state]);
+  // A confirmation is forgotten once notes.json, as read, holds it. Not sooner: a read asked
+  // for before the write can answer after it, and the server sends no event for its own writes.
+  useEffect(() => setConfirmed((c) => caughtUp(c, serverNotes)), [serverNotes]);
   const locked =
     state?.state === 'invalid-json'
       ? `notes.json does not parse (${state.message}); notes cannot be saved until it is fixed.`
@@ -106,4 +107,10 @@ export function useNotes(api: Api, state: NotesState | null, scopeReady: boolean
     write,
     locked,
   };
+}
+
+/** The confirmations `server` does not reflect yet (the same object when it reflects none of them). */
+function caughtUp(confirmed: Record<string, Note | null>, server: Record<string, Note>): Record<string, Note | null> {
+  const pending = Object.entries(confirmed).filter(([key, note]) => (note === null ? key in server : !server[key] || server[key].at < note.at));
+  return pending.length === Object.keys(confirmed).length ? confirmed : Object.fromEntries(pending);
 }
