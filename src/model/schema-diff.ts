@@ -1,3 +1,5 @@
+import type { SchemaField } from '../../schemas/renders/schema';
+
 /**
  * The fields of a schema before and after a change, one row per field with what
  * happened to it. Fields pair by name (the second "id" with the second "id" when an
@@ -6,12 +8,7 @@
  */
 
 export type FieldStatus = 'added' | 'removed' | 'type changed' | 'unchanged';
-
-export interface FieldEntry {
-  name: string;
-  type?: string | null;
-  note?: string | null;
-}
+export type FieldEntry = SchemaField;
 
 export interface FieldRow {
   name: string;

@@ -1,3 +1,5 @@
+import type { TreeEntry } from '../../schemas/renders/tree';
+
 /**
  * Two indented hierarchies (routes, components, folders) compared node by node and laid
  * side by side, row by row.
@@ -8,13 +10,9 @@
  * unchanged (they moved with it). Unpaired nodes are "removed" (before) or "added" (after).
  */
 
+export type { TreeEntry };
 export type TreeStatus = 'added' | 'removed' | 'moved' | 'unchanged';
 export type TreeSide = 'before' | 'after';
-
-export interface TreeEntry {
-  name: string;
-  depth: number;
-}
 
 export interface TreeCell {
   name: string;
