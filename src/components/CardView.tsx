@@ -61,7 +61,8 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
           <NoteBox noteKey={cardKey(card.id)} title={card.title} refs={card.refs} notes={notes} label={`Note on card ${card.title}`} />
         </>
       )}
-      {detail === 'full' && !gated && (
+      {/* The drawing is part of the summary: it is often the quickest way to see the change. */}
+      {detail !== 'folded' && !gated && (
         <>
           {drawing && 'absent' in drawing && <p className="inv-render-absent" role="note">{drawing.absent}</p>}
           {drawing && 'Draw' in drawing && (
@@ -69,6 +70,10 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
               <drawing.Draw card={card} entries={refs.map((r) => entries.get(r)!)} api={api} data={drawing.data} />
             </section>
           )}
+        </>
+      )}
+      {detail === 'full' && !gated && (
+        <>
           {refs.map((ref) => {
             const entry = entries.get(ref)!;
             return (
