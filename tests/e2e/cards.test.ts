@@ -119,6 +119,10 @@ describe('reading by cards', () => {
     expect(await text(article)).not.toContain(signout.question.answer);
     expect(await text(article)).not.toContain('requireSession(cookie');
     await screenshot('question-before');
+    // The question hides the diff on the card only: Raw still has the file.
+    await page.keyboard.press('r');
+    await fileOf(page, 'src/middleware/auth.ts').locator('.d2h-code-line-ctn').first().waitFor();
+    await page.keyboard.press('r');
 
     await question.getByRole('button', { name: 'Long-running exports' }).click();
     await fileOf(page, 'src/middleware/auth.ts').locator('.d2h-code-line-ctn').first().waitFor();
