@@ -20,8 +20,9 @@ export function BinaryView({ entry, api }: { entry: MaterialEntry; api: Api }) {
   }
   return (
     <div className="inv-images">
-      <Side label="before" path={before} size={entry.before_size} api={api} />
-      <Side label="after" path={after} size={entry.size} api={api} bytes={entry.bytes ?? undefined} />
+      {/* `bytes` is the size of the side that exists last: the before side for a deleted file. */}
+      <Side label="before" path={before} size={entry.before_size} api={api} bytes={entry.status === 'deleted' ? (entry.bytes ?? undefined) : undefined} />
+      <Side label="after" path={after} size={entry.size} api={api} bytes={entry.status === 'deleted' ? undefined : (entry.bytes ?? undefined)} />
     </div>
   );
 }
