@@ -74,7 +74,8 @@ export class ReviewFiles {
     const read = await readSettled(path, this.settle);
     const snapshot = { state: toState(file, read), hash: read.bytes ? sha256(read.bytes) : null } as Snapshot<StateOf[F]>;
     const after = await signature(path);
-    if (after !== null && after === before && !('error' in read)) this.cache.set(file, { signature: after, snapshot });
+    // A broken file is cached too: its bytes stood still for a retry, and any change alters the signature.
+    if (after !== null && after === before) this.cache.set(file, { signature: after, snapshot });
     else this.cache.delete(file);
     return snapshot;
   }

@@ -169,12 +169,18 @@ describe('involut serve', () => {
     const repo = makeRepo();
     const server = await serve(repo.dir);
     const acknowledged: string[] = [];
+    let firstDone: () => void;
+    const first = new Promise<void>((resolve) => (firstDone = resolve));
     const writes = Array.from({ length: 60 }, (_, i) =>
       liveFetch(server, `/api/notes/c_${i}`, { method: 'PUT', body: note(`note ${i} ${'x'.repeat(2000)}`) })
-        .then((response) => (response.ok ? acknowledged.push(`c_${i}`) : undefined))
+        .then((response) => {
+          if (response.ok) acknowledged.push(`c_${i}`);
+          firstDone();
+        })
         .catch(() => undefined),
     );
-    await sleep(30);
+    // The signal lands as soon as the first write is answered: the rest of the burst is under way.
+    await first;
     server.child.kill('SIGTERM');
     await Promise.all(writes);
     expect(await server.exited).toBe(0);
