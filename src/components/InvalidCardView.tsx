@@ -1,13 +1,13 @@
 import type { InvalidCard } from '../../schemas/api';
+import { invalidCardName } from './Sidebar';
 
 /** A card that failed the contract: shown as broken, with why and its raw JSON, while the others render. */
 export function InvalidCardView({ card }: { card: InvalidCard }) {
-  const id = typeof card.raw === 'object' && card.raw !== null && 'id' in card.raw ? String((card.raw as { id: unknown }).id) : null;
   return (
-    <article className="inv-card inv-invalid" aria-label={`Invalid card ${id ?? `#${card.index + 1}`}`}>
+    <article className="inv-card inv-invalid" aria-label={`Invalid card ${invalidCardName(card)}`}>
       <header className="inv-card-header">
         <span className="inv-intent inv-intent-badge-invalid">invalid</span>
-        <h2>Card {id ? `“${id}”` : `#${card.index + 1}`} does not match the contract</h2>
+        <h2>Card {invalidCardName(card)} does not match the contract</h2>
       </header>
       <ul className="inv-issues">
         {card.issues.map((issue, i) => (

@@ -6,6 +6,12 @@ import { coverageLine, groupByIntent, type Coverage } from '../model/coverage';
 export const UNCLAIMED = '__unclaimed';
 export const invalidId = (i: number) => `__invalid:${i}`;
 
+/** An invalid card's id when it has a usable one, else its position in cards.json. */
+export function invalidCardName(card: InvalidCard): string {
+  const raw = card.raw as { id?: unknown } | null;
+  return typeof raw === 'object' && raw !== null && typeof raw.id === 'string' && raw.id ? `“${raw.id}”` : `card #${card.index + 1}`;
+}
+
 interface Props {
   cards: Card[];
   invalid: InvalidCard[];
@@ -56,7 +62,7 @@ export function Sidebar({ cards, invalid, coverage, request, fits, selected, onS
             {invalid.map((card, i) => (
               <li key={i}>
                 <button type="button" className="inv-nav-item" aria-current={selected === invalidId(i) ? 'true' : undefined} onClick={() => onSelect(invalidId(i))}>
-                  <span className="inv-nav-title">card #{card.index + 1}</span>
+                  <span className="inv-nav-title">{invalidCardName(card)}</span>
                 </button>
               </li>
             ))}

@@ -68,8 +68,10 @@ export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => v
     const stop = api.events(
       (event) => refetch(event.file),
       (live) => {
-        // Back after the server went away: catch up on whatever changed meanwhile.
+        // Connected: catch up on what changed before the stream opened (the small files
+        // always, the material too after an outage).
         if (live && wasDown) all();
+        else if (live) (['cards', 'notes'] as const).forEach(refetch);
         wasDown = !live;
         setReview((r) => ({ ...r, live }));
       },

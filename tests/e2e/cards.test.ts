@@ -61,7 +61,7 @@ describe('reading by cards', () => {
     const { page, screenshot } = await open('review-basic');
     await eventually(() => text(page.locator('.inv-banner'))).toContain('1 card does not match the contract');
     await nav(page).getByRole('button', { name: 'card #5' }).click();
-    const invalid = page.locator('article[aria-label="Invalid card c_broken"]');
+    const invalid = page.locator('article[aria-label="Invalid card “c_broken”"]');
     await invalid.waitFor();
     await eventually(() => text(invalid.locator('h2'))).toContain('does not match the contract');
     const issues = await invalid.locator('.inv-issues li').allInnerTexts();

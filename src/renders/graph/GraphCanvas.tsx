@@ -1,6 +1,6 @@
 import { memo, useId, useMemo, useRef, useState } from 'react';
 import type { GraphState } from '../../../schemas/renders/graph';
-import { changeStops, viewportHeight, type Drawing } from './model';
+import { changeStops, type Drawing } from './model';
 import { usePanZoom } from './usePanZoom';
 
 const KINDS = ['unchanged', 'added', 'removed', 'changed'] as const;
@@ -9,7 +9,7 @@ const kind = (state: GraphState | null) => state ?? 'unchanged';
 /** The laid-out graph as SVG, with zoom buttons and a walk through its changes. */
 export function GraphCanvas({ drawing }: { drawing: Drawing }) {
   const viewport = useRef<HTMLDivElement>(null);
-  const { view, fit, zoomIn, zoomOut, centre, bind } = usePanZoom(viewport, drawing);
+  const { view, height, fit, zoomIn, zoomOut, centre, bind } = usePanZoom(viewport, drawing);
   const stops = useMemo(() => changeStops(drawing), [drawing]);
   const [at, setAt] = useState<number | null>(null);
   const arrows = `inv-graph-${useId().replace(/[^\w-]/g, '')}`;
@@ -51,7 +51,7 @@ export function GraphCanvas({ drawing }: { drawing: Drawing }) {
         tabIndex={0}
         role="group"
         aria-label="Graph drawing: arrow keys move it, + and − zoom, 0 fits it"
-        style={{ height: viewportHeight(drawing) }}
+        style={{ height }}
         {...bind}
       >
         <svg width="100%" height="100%">
@@ -79,9 +79,7 @@ const Scene = memo(function Scene({ drawing, arrows }: { drawing: Drawing; arrow
   return (
     <>
       {drawing.edges.map((edge) => (
-        <path key={edge.key} className={`inv-graph-edge inv-graph-${kind(edge.state)}`} data-state={kind(edge.state)} d={edge.path} markerEnd={`url(#${arrows}-${kind(edge.state)})`}>
-          <title>{`${edge.from} → ${edge.to}${edge.label ? `: ${edge.label}` : ''}${edge.state ? ` (${edge.state})` : ''}`}</title>
-        </path>
+        <path key={edge.key} className={`inv-graph-edge inv-graph-${kind(edge.state)}`} data-state={kind(edge.state)} d={edge.path} markerEnd={`url(#${arrows}-${kind(edge.state)})`} />
       ))}
       {drawing.nodes.map((node) => (
         <g key={node.id} className={`inv-graph-node inv-graph-${kind(node.state)}`} data-state={kind(node.state)} transform={`translate(${node.x} ${node.y})`}>

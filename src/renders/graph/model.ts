@@ -141,8 +141,9 @@ export function nodeText(node: CheckedNode): string {
 }
 
 /**
- * ELK options: layered, sources on the left. Thoroughness trades crossing quality for
- * time; above a few hundred nodes the default (7) roughly doubles the time (STACK.md §8.4).
+ * ELK options: layered, sources on the left. Thoroughness trades fewer crossings for
+ * time: at 2,000 nodes the default (7) takes twice as long as 1 (STACK.md §8.4), so
+ * big graphs get 2.
  */
 export function layoutOptions(nodeCount: number): Record<string, string> {
   return {
@@ -266,9 +267,13 @@ export function panBy(view: View, dx: number, dy: number): View {
   return { ...view, x: view.x + dx, y: view.y + dy };
 }
 
-/** How tall the viewport is: the drawing's own height when it is small, capped for large ones. */
-export function viewportHeight(drawing: { height: number }): number {
-  return clamp(Math.ceil(drawing.height) + 2 * FIT_MARGIN, 140, 600);
+/**
+ * How tall the viewport is: as tall as the drawing once fitted to `width` (a small
+ * graph gets no empty band), within bounds so a huge one does not take the page.
+ */
+export function viewportHeight(drawing: { width: number; height: number }, width: number): number {
+  const k = Math.min(1, Math.max(1, width - 2 * FIT_MARGIN) / Math.max(1, drawing.width));
+  return clamp(Math.ceil(drawing.height * k) + 2 * FIT_MARGIN, 140, 600);
 }
 
 export interface Box {

@@ -14,10 +14,11 @@ export const GRAPH_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sa
 
 let canvas: CanvasRenderingContext2D | null | undefined;
 const measure: Measure = (text) => {
-  if (canvas === undefined) canvas = document.createElement('canvas').getContext('2d');
-  if (!canvas) return text.length * 7;
-  canvas.font = GRAPH_FONT;
-  return canvas.measureText(text).width;
+  if (canvas === undefined) {
+    canvas = document.createElement('canvas').getContext('2d');
+    if (canvas) canvas.font = GRAPH_FONT;
+  }
+  return canvas ? canvas.measureText(text).width : text.length * 7;
 };
 
 /**

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type RefObject } from 'react';
-import { centreOn, fitView, panBy, zoomAt, type Box, type Drawing, type View } from './model';
+import { centreOn, fitView, panBy, viewportHeight, zoomAt, type Box, type Drawing, type View } from './model';
 
 const STEP = 1.25;
 const KEY_PAN = 48;
@@ -11,6 +11,7 @@ const KEY_PAN = 48;
  */
 export function usePanZoom(viewport: RefObject<HTMLDivElement | null>, drawing: Drawing) {
   const [view, setView] = useState<View>({ x: 0, y: 0, k: 1 });
+  const [height, setHeight] = useState(() => viewportHeight(drawing, 800));
   const drag = useRef<{ id: number; x: number; y: number } | null>(null);
 
   const size = useCallback(() => {
@@ -26,7 +27,13 @@ export function usePanZoom(viewport: RefObject<HTMLDivElement | null>, drawing: 
     [size],
   );
 
-  useLayoutEffect(fit, [fit]);
+  // Before the first paint: size the viewport for this drawing at the page's width, then fit.
+  useLayoutEffect(() => {
+    const width = viewport.current?.clientWidth ?? 800;
+    const h = viewportHeight(drawing, width);
+    setHeight(h);
+    setView(fitView(drawing, { width, height: h }));
+  }, [drawing, viewport]);
 
   useEffect(() => {
     const el = viewport.current;
@@ -71,6 +78,8 @@ export function usePanZoom(viewport: RefObject<HTMLDivElement | null>, drawing: 
 
   return {
     view,
+    /** The viewport's height in pixels. */
+    height,
     fit,
     zoomIn: () => zoom(STEP),
     zoomOut: () => zoom(1 / STEP),
