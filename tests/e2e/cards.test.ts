@@ -60,7 +60,7 @@ describe('reading by cards', () => {
   it('shows an invalid card as invalid, with its issues and raw JSON, while every other card renders', async () => {
     const { page, screenshot } = await open('review-basic');
     await eventually(() => text(page.locator('.inv-banner'))).toContain('1 card does not match the contract');
-    await nav(page).getByRole('button', { name: 'card #5' }).click();
+    await nav(page).getByRole('button', { name: '“c_broken”' }).click();
     const invalid = page.locator('article[aria-label="Invalid card “c_broken”"]');
     await invalid.waitFor();
     await eventually(() => text(invalid.locator('h2'))).toContain('does not match the contract');
