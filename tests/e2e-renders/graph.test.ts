@@ -243,6 +243,9 @@ describe('the graph render', () => {
     expect(await strokeOf(page, '.inv-graph-node.inv-graph-added rect')).toBe('rgb(63, 185, 80)');
     expect(await page.locator('.inv-graph-node.inv-graph-added rect').first().evaluate((el) => getComputedStyle(el).fill)).toBe('rgb(18, 38, 26)');
     await card.locator('section.inv-render').screenshot({ path: path.join(SHOTS, 'graph-modules-dark.png') });
+    const slips = await showCard(page, 'c_dangling', 'The queue');
+    await slips.locator('.inv-graph[data-phase="drawn"]').waitFor(drawn);
+    await slips.locator('section.inv-render').screenshot({ path: path.join(SHOTS, 'graph-dangling-dark.png') });
     await page.context().close();
   });
 
@@ -271,6 +274,18 @@ describe('the graph render', () => {
     expect(await card.locator('section.inv-render').count()).toBe(0);
     await card.locator('section.inv-file[data-ref="src/repo/orders.ts"]').waitFor();
     await card.screenshot({ path: path.join(SHOTS, 'graph-malformed-light.png') });
+    await page.context().close();
+  });
+
+  it('says so when the layout fails, and the diff still shows', async () => {
+    const page = await open();
+    await page.route('**/elk-worker*', (route) => route.fulfill({ status: 404, body: 'gone' }));
+    const card = await showCard(page, 'c_modules', 'Routes reach the database');
+    const failed = card.locator('.inv-graph[data-phase="failed"] p.inv-render-absent');
+    await failed.waitFor(drawn);
+    expect(await failed.textContent()).toMatch(/^The graph could not be laid out \(.+\)\. The diff below shows the change\.$/);
+    expect(await card.locator('.inv-graph-legend li').count()).toBe(4);
+    await card.locator('section.inv-file[data-ref="src/routes/orders.ts"]').waitFor();
     await page.context().close();
   });
 

@@ -228,9 +228,10 @@ describe('pan and zoom', () => {
     expect(panBy({ x: 1, y: 2, k: 3 }, 10, -5)).toEqual({ x: 11, y: -3, k: 3 });
   });
 
-  it('sizes the viewport to a small drawing and caps a large one', () => {
-    expect(viewportHeight({ height: 200 })).toBe(232);
-    expect(viewportHeight({ height: 20 })).toBe(140);
-    expect(viewportHeight({ height: 5000 })).toBe(600);
+  it('sizes the viewport to the drawing as fitted to the width, within bounds', () => {
+    expect(viewportHeight({ width: 500, height: 200 }, 932)).toBe(232);
+    expect(viewportHeight({ width: 1800, height: 400 }, 932)).toBe(200 + 32);
+    expect(viewportHeight({ width: 500, height: 20 }, 932)).toBe(140);
+    expect(viewportHeight({ width: 500, height: 5000 }, 932)).toBe(600);
   });
 });
