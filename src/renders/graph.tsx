@@ -10,9 +10,11 @@ import type { RenderProps } from './registry';
  * signed by state; edges to unknown nodes and repeated ids are reported above it.
  */
 export function GraphDraw({ data }: RenderProps<GraphPayload>) {
-  const checked = useMemo(() => checkGraph(data.graph), [data]);
-  const key = useMemo(() => JSON.stringify([checked.nodes, checked.edges]), [checked]);
-  const layout = useLayout(checked, key);
+  // The payload is parsed again on every render of the card (a note typed, say): its text is
+  // what identifies the graph, so the same graph keeps its check and its layout.
+  const key = JSON.stringify(data.graph);
+  const checked = useMemo(() => checkGraph(data.graph), [key]); // eslint-disable-line react-hooks/exhaustive-deps
+  const layout = useLayout(checked);
   const problems = [danglingSentence(checked.dangling), duplicateSentence(checked.duplicates)].filter((s) => s !== null);
   const n = checked.nodes.length;
   return (

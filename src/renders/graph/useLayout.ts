@@ -21,16 +21,23 @@ const measure: Measure = (text) => {
   return canvas ? canvas.measureText(text).width : text.length * 7;
 };
 
+function before(graph: CheckedGraph): LayoutState {
+  if (graph.nodes.length === 0) return { phase: 'empty' };
+  if (graph.nodes.length > MAX_NODES) return { phase: 'too-big' };
+  return { phase: 'laying-out' };
+}
+
 /**
- * Lays `graph` out in a worker of its own, started when the graph (by `key`, its
- * content) changes and terminated as soon as the layout is done or the card goes away.
+ * Lays `graph` out in a worker of its own, started when the graph changes (keep the
+ * object stable for the same graph) and terminated as soon as the layout is done or
+ * the card goes away.
  */
-export function useLayout(graph: CheckedGraph, key: string): LayoutState {
-  const [state, setState] = useState<LayoutState>({ phase: 'laying-out' });
+export function useLayout(graph: CheckedGraph): LayoutState {
+  const [state, setState] = useState<LayoutState>(() => before(graph));
   useEffect(() => {
-    if (graph.nodes.length === 0) return setState({ phase: 'empty' });
-    if (graph.nodes.length > MAX_NODES) return setState({ phase: 'too-big' });
-    setState({ phase: 'laying-out' });
+    const first = before(graph);
+    setState(first);
+    if (first.phase !== 'laying-out') return;
     let live = true;
     const started = performance.now();
     const layouter = startLayouter();
@@ -47,8 +54,6 @@ export function useLayout(graph: CheckedGraph, key: string): LayoutState {
       live = false;
       layouter.dispose();
     };
-    // `key` stands for the graph's content; the object itself is new on every render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
+  }, [graph]);
   return state;
 }
