@@ -233,6 +233,13 @@ describe('the graph render', () => {
     const [fx, fy] = fitted!.match(/-?[\d.]+/g)!.map(Number);
     expect(tx! - fx!).toBeCloseTo(100, 0);
     expect(ty! - fy!).toBeCloseTo(30, 0);
+
+    // Typing a note re-renders the card: the graph keeps its layout and where the reader left it.
+    const moved = await transformOf(page);
+    await card.getByRole('textbox').first().fill('Why does notify/queue.ts read the config itself?');
+    await page.waitForTimeout(300);
+    expect(await transformOf(page)).toBe(moved);
+    expect(page.workers()).toHaveLength(0);
     await page.context().close();
   });
 
