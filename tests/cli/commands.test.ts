@@ -10,7 +10,7 @@ beforeAll(assertBuilt);
 afterAll(removeTemporaryFolders);
 
 describe('help and version', () => {
-  it.each([['--help'], ['-h'], ['help'], [], ['rounds', '--help'], ['rounds', '-h'], ['demo', '--help']])(
+  it.each([['--help'], ['-h'], ['help'], ['rounds', '--help'], ['rounds', '-h'], ['demo', '--help']])(
     'involut %s prints the usage and exits 0',
     async (...args: string[]) => {
       const result = await runCli(args, { cwd: await temporaryFolder() });
