@@ -40,7 +40,7 @@ function finish(node: TreeNode): TreeNode {
   if (node.entry) {
     return { ...node, additions: node.entry.additions ?? 0, deletions: node.entry.deletions ?? 0, files: 1 };
   }
-  let children = node.children.map(finish);
+  const children = node.children.map(finish);
   children.sort((a, b) => Number(!!a.entry) - Number(!!b.entry) || a.name.localeCompare(b.name));
   const sum = (key: 'additions' | 'deletions' | 'files') => children.reduce((n, c) => n + c[key], 0);
   let collapsed: TreeNode = { ...node, children, additions: sum('additions'), deletions: sum('deletions'), files: sum('files') };
@@ -48,7 +48,6 @@ function finish(node: TreeNode): TreeNode {
   while (collapsed.path !== '' && collapsed.children.length === 1 && !collapsed.children[0]!.entry) {
     const only = collapsed.children[0]!;
     collapsed = { ...only, name: `${collapsed.name}/${only.name}` };
-    children = collapsed.children;
   }
   return collapsed;
 }

@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import type { Card } from '../../schemas/cards';
+import type { MaterialEntry } from '../../schemas/material';
+import { budget } from '../../src/model/budget';
+import { continuations, coverage, coverageLine, groupByIntent } from '../../src/model/coverage';
+import { learn, startingDetail } from '../../src/model/detail';
+import { diffLines, findLine, lineAnchor } from '../../src/model/diff-lines';
+import { fileTree, treeOrder } from '../../src/model/file-tree';
+import { placeMarks } from '../../src/model/marks';
+import { cardKey, fileKey, lineKey, parseNoteKey } from '../../src/model/note-keys';
+import { notesPrompt } from '../../src/model/prompt';
+
+const entry = (ref: string, extra: Partial<MaterialEntry> = {}): MaterialEntry => ({
+  ref,
+  status: 'modified',
+  binary: false,
+  diff: '@@ -1 +1 @@\n-a\n+b\n',
+  hash: `h-${ref}`,
+  commits: [],
+  additions: 1,
+  deletions: 1,
+  ...extra,
+});
+
+const card = (id: string, intent: Card['intent'], refs: string[], extra: Partial<Card> = {}): Card => ({ id, title: `Card ${id}`, intent, refs, ...extra });
+
+describe('coverage', () => {
+  const material = [entry('a.ts'), entry('b.ts'), entry('c.ts')];
+
+  it('counts the changed files the cards explain and lists the ones no card claims, in material order', () => {
+    const result = coverage(material, [card('c1', 'behavior', ['a.ts']), card('c2', 'cleanup', ['a.ts', 'c.ts'])]);
+    expect(result.explained).toBe(2);
+    expect(result.total).toBe(3);
+    expect(result.unclaimed.map((e) => e.ref)).toEqual(['b.ts']);
+    expect(coverageLine(result)).toBe('2 of 3 changed files are explained by cards');
+  });
+
+  it('reports refs that are not in the material per card, without counting them as explained', () => {
+    const result = coverage(material, [card('c1', 'risk', ['a.ts', 'gone.ts'])]);
+    expect(result.explained).toBe(1);
+    expect(result.dangling.get('c1')).toEqual(['gone.ts']);
+  });
+
+  it('with no cards every file is unclaimed', () => {
+    expect(coverage(material, []).unclaimed).toHaveLength(3);
+    expect(coverageLine({ explained: 0, total: 0 })).toBe('No changed files in this round.');
+  });
+});
+
+describe('grouping', () => {
+  it('orders groups risk, behavior, structure, cleanup, assets and drops empty ones', () => {
+    const groups = groupByIntent([card('1', 'cleanup', []), card('2', 'risk', []), card('3', 'cleanup', []), card('4', 'assets', [])]);
+    expect(groups.map((g) => [g.intent, g.cards.map((c) => c.id)])).toEqual([
+      ['risk', ['2']],
+      ['cleanup', ['1', '3']],
+      ['assets', ['4']],
+    ]);
+  });
+
+  it('links an earlier card to the cards that continue it', () => {
+    const next = continuations([card('c1', 'behavior', []), card('c2', 'behavior', [], { continues: 'c1' }), card('c3', 'risk', [], { continues: 'c1' })]);
+    expect(next.get('c1')).toEqual(['c2', 'c3']);
+    expect(next.get('c2')).toBeUndefined();
+  });
+});
+
+describe('budget', () => {
+  it('fits cards in reading order while the minutes last, and sums all of them', () => {
+    const { total, fits } = budget([card('a', 'risk', [], { minutes: 10 }), card('b', 'risk', [], { minutes: 25 }), card('c', 'risk', [], { minutes: 5 })], 20);
+    expect(total).toBe(40);
+    expect([...fits]).toEqual(['a', 'c']);
+  });
+});
+
+describe('diff lines and marks', () => {
+  const diff = '@@ -10,3 +10,4 @@ function f() {\n   const idle = now - seen;\n-  if (idle > 5) {\n+  if (idle > IDLE_LIMIT) {\n+    log();\n\\ No newline at end of file\n';
+
+  it('numbers every line on its side and leaves the trailing newline out', () => {
+    const lines = diffLines(diff);
+    expect(lines.map((l) => [l.type, l.oldNumber, l.newNumber])).toEqual([
+      ['hunk', null, null],
+      ['context', 10, 10],
+      ['delete', 11, null],
+      ['insert', null, 11],
+      ['insert', null, 12],
+      ['meta', null, null],
+    ]);
+    expect(lineAnchor(lines[1]!)).toEqual({ side: '+', line: 10 });
+    expect(lineAnchor(lines[2]!)).toEqual({ side: '-', line: 11 });
+    expect(findLine(lines, '-', 11)?.text).toBe('-  if (idle > 5) {');
+  });
+
+  it('pins a mark under the first line containing `at` exactly, and keeps one that matches nothing', () => {
+    const lines = diffLines(diff);
+    const placed = placeMarks(
+      [
+        { mark: { ref: 'a.ts', at: 'idle > IDLE_LIMIT', text: 'the change' }, cardId: 'c1' },
+        { mark: { ref: 'a.ts', at: 'idle', text: 'first idle' }, cardId: 'c1' },
+        { mark: { ref: 'a.ts', at: 'idle >  IDLE_LIMIT', text: 'spacing differs' }, cardId: 'c1' },
+      ],
+      lines,
+    );
+    expect(placed[0]!.line?.newNumber).toBe(11);
+    expect(placed[1]!.line?.newNumber).toBe(10);
+    expect(placed[2]!.line).toBeNull();
+  });
+});
+
+describe('note keys', () => {
+  it('builds and reads back the three key forms, refs with colons included', () => {
+    expect(cardKey('c_1')).toBe('c_1');
+    expect(parseNoteKey(fileKey('src/a:b.ts'))).toEqual({ kind: 'file', ref: 'src/a:b.ts' });
+    expect(parseNoteKey(lineKey('src/a:b.ts', '+', 12))).toEqual({ kind: 'line', ref: 'src/a:b.ts', side: '+', line: 12 });
+    expect(parseNoteKey('line:src/a.ts:-3')).toEqual({ kind: 'line', ref: 'src/a.ts', side: '-', line: 3 });
+    expect(parseNoteKey('c_2')).toEqual({ kind: 'card', id: 'c_2' });
+  });
+
+  it('hands the notes over as one prompt with each note as Markdown', () => {
+    const prompt = notesPrompt({
+      'line:src/a.ts:+12': { title: 'src/a.ts line +12', refs: ['src/a.ts'], text: 'Why 30?', at: 't', quote: '+const IDLE = 30;', kind: 'question' },
+      c_1: { title: 'Sessions expire', refs: ['src/a.ts'], text: 'Split this.', at: 't' },
+    });
+    expect(prompt).toContain('Read `.review/notes.json` and address every note');
+    expect(prompt).toContain('## Question on `src/a.ts` line +12: src/a.ts line +12');
+    expect(prompt).toContain('```diff\n+const IDLE = 30;\n```');
+    expect(prompt).toContain('## Change on card `c_1`: Sessions expire');
+  });
+});
+
+describe('detail knob', () => {
+  it('starts risk and behavior full, structure at summary, cleanup folded', () => {
+    expect(startingDetail('risk', undefined)).toBe('full');
+    expect(startingDetail('behavior', undefined)).toBe('full');
+    expect(startingDetail('structure', undefined)).toBe('summary');
+    expect(startingDetail('cleanup', undefined)).toBe('folded');
+  });
+
+  it('learns from what the reader opens and closes, per intent, one level per three net moves', () => {
+    let history = undefined;
+    for (let i = 0; i < 3; i++) history = learn(history, 'folded', 'full');
+    expect(startingDetail('cleanup', history)).toBe('summary');
+    for (let i = 0; i < 3; i++) history = learn(history, 'full', 'folded');
+    expect(startingDetail('cleanup', history)).toBe('folded');
+    let closing = undefined;
+    for (let i = 0; i < 9; i++) closing = learn(closing, 'full', 'summary');
+    expect(startingDetail('risk', closing)).toBe('folded');
+  });
+});
+
+describe('file tree', () => {
+  it('nests files by folder, folders first, sums the counts, and collapses single-folder chains', () => {
+    const tree = fileTree([
+      entry('src/auth/session.ts', { additions: 3, deletions: 1 }),
+      entry('README.md', { additions: 1, deletions: 0 }),
+      entry('src/auth/token.ts', { additions: 2, deletions: 2 }),
+      entry('assets/hero.png', { binary: true, diff: null, additions: null, deletions: null }),
+    ]);
+    expect(tree.children.map((c) => c.name)).toEqual(['assets', 'src/auth', 'README.md']);
+    expect(tree.files).toBe(4);
+    expect(tree.additions).toBe(6);
+    expect(tree.children[1]!.additions).toBe(5);
+    expect(treeOrder(tree).map((e) => e.ref)).toEqual(['assets/hero.png', 'src/auth/session.ts', 'src/auth/token.ts', 'README.md']);
+  });
+});
