@@ -43,8 +43,15 @@ export const CardsState = z.discriminatedUnion('state', [
 
 export const ReviewFile = z.enum(['material', 'cards', 'notes']);
 
-/** The only message pushed over `GET /api/events`: which file to refetch, never its content. */
-export const ChangedEvent = z.object({ type: z.literal('changed'), file: ReviewFile });
+/**
+ * The only message pushed over `GET /api/events`: which file to refetch, never its content.
+ * `by` names the viewer whose note write caused it, so that viewer skips its own echo
+ * while every other open viewer refetches.
+ */
+export const ChangedEvent = z.object({ type: z.literal('changed'), file: ReviewFile, by: z.string().optional() });
+
+/** The header a viewer sends with its note writes to name itself (see ChangedEvent.by). */
+export const VIEWER_HEADER = 'x-involut-viewer';
 
 /** `PUT /api/notes/:key`: the server stamps `at`; an empty (or blank) `text` deletes the note. */
 export const NotePut = z.strictObject(Note.omit({ at: true }).shape);

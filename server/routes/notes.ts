@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { NotePut } from '../../schemas/api';
+import { NotePut, VIEWER_HEADER } from '../../schemas/api';
 import type { AppContext } from '../app';
 import { NoteRefused } from '../notes-store';
 import { decodeTail } from '../paths';
@@ -23,7 +23,11 @@ export function noteRoutes(api: FastifyInstance, context: AppContext): void {
     }
     try {
       const key = decodeTail(request.raw.url ?? '', '/api/notes/');
-      return await context.notes.put(key, body.data);
+      const result = await context.notes.put(key, body.data);
+      // The watcher ignores the server's own writes; other open viewers still hear of them.
+      const viewer = request.headers[VIEWER_HEADER];
+      context.hub.broadcast({ type: 'changed', file: 'notes', ...(typeof viewer === 'string' && viewer.length <= 64 ? { by: viewer } : {}) });
+      return result;
     } catch (error) {
       if (error instanceof NoteRefused) return refuse(reply, error.status, error.code, error.message);
       throw error;

@@ -22,10 +22,13 @@ export class ApiFailure extends Error {
 
 /** The only way the viewer talks to its server: every request carries the session token. */
 export class Api {
+  /** Names this page in its note writes, so it can tell its own echo from another viewer's write. */
+  readonly viewerId = crypto.randomUUID();
+
   constructor(private readonly token: string) {}
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
-    return { 'X-Involut-Token': this.token, ...extra };
+    return { 'X-Involut-Token': this.token, 'X-Involut-Viewer': this.viewerId, ...extra };
   }
 
   private async json<T>(path: string, init: RequestInit = {}): Promise<T> {

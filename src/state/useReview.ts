@@ -66,7 +66,9 @@ export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => v
     all();
     let wasDown = false;
     const stop = api.events(
-      (event) => refetch(event.file),
+      (event) => {
+        if (event.by !== api.viewerId) refetch(event.file);
+      },
       (live) => {
         // Connected: catch up on what changed before the stream opened (the small files
         // always, the material too after an outage).

@@ -38,6 +38,20 @@ describe('notes', () => {
     expect(await noteBox(page, `Note on card ${title}`).inputValue()).toBe('');
   });
 
+  it('shows a note typed in one tab in a second open tab, without a reload', async () => {
+    const { page, repo, context, url } = await open('review-basic');
+    const second = await context.newPage();
+    await second.goto(url);
+    await second.locator('.inv-layout').waitFor();
+    const title = titleOf('c_signout');
+    await noteBox(page, `Note on card ${title}`).pressSequentially('Seen from the other tab.');
+    await until(repo.notes, (n) => n?.notes.c_signout?.text === 'Seen from the other tab.', 'the note in notes.json');
+    await eventually(() => noteBox(second, `Note on card ${title}`).inputValue()).toBe('Seen from the other tab.');
+    // The tab that typed it never re-reads its own echo over what the reader is typing.
+    expect(await noteBox(page, `Note on card ${title}`).inputValue()).toBe('Seen from the other tab.');
+    await second.close();
+  });
+
   it('keeps a note typed just before a reload, sends it after, and keeps showing it when an older read of notes.json answers late', async () => {
     const { page, repo, reload, screenshot } = await open('review-basic', { cards: 'none' });
     const box = noteBox(page, 'Note on file scripts/seed.ts');

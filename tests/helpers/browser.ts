@@ -220,7 +220,7 @@ export function e2e(): { open: (fixture: string, options?: OpenOptions) => Promi
     // A fresh context (its own localStorage) is made while the server starts.
     const [server, context] = await Promise.all([serve(repo), browser.newContext({ viewport: { width: 1280, height: 900 } })]);
     const page = await context.newPage();
-    page.setDefaultTimeout(5000);
+    page.setDefaultTimeout(10_000);
     const errors: string[] = [];
     const dialogs: string[] = [];
     page.on('pageerror', (error) => errors.push(`${error.name}: ${error.message}`));
@@ -262,7 +262,7 @@ export function e2e(): { open: (fixture: string, options?: OpenOptions) => Promi
 }
 
 /** Polls `read` until `check` accepts what it returns (or throws with the last value after `timeoutMs`). */
-export async function until<T>(read: () => T, check: (value: T) => boolean, what: string, timeoutMs = 5000): Promise<T> {
+export async function until<T>(read: () => T, check: (value: T) => boolean, what: string, timeoutMs = PATIENCE_MS): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T = read();
   while (!check(last)) {
@@ -273,8 +273,15 @@ export async function until<T>(read: () => T, check: (value: T) => boolean, what
   return last;
 }
 
+/**
+ * How long a test waits for something the page does on its own. Far above what a quiet
+ * machine needs (well under a second), so a CI machine running every suite at once
+ * fails only when the behaviour is really missing.
+ */
+const PATIENCE_MS = 10_000;
+
 /** vitest's `expect.poll` with a patience fit for a page that draws lazily and updates live. */
-export function eventually<T>(read: () => T | Promise<T>, timeout = 5000) {
+export function eventually<T>(read: () => T | Promise<T>, timeout = PATIENCE_MS) {
   return expect.poll(read, { timeout, interval: 50 });
 }
 
