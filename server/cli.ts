@@ -58,63 +58,66 @@ const SERVE = {
   'no-open': { type: 'boolean', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
-/** `involut` alone, or with serve's flags first, means `involut serve`. */
+/** Serve's flags, which may come without the command. */
 const SERVE_LEAD = /^--(port|host|repo|no-open)(=|$)/;
 
-/** Runs one command line; the only place that decides the exit code. */
-async function main(argv: string[]): Promise<number> {
-  const wantsJson = argv.includes('--json');
-  const out = new Output(wantsJson, argv.includes('--quiet'));
-  try {
-    const [command, ...rest] = argv;
-    if (command === undefined || command === 'serve' || SERVE_LEAD.test(command)) {
-      const { values } = parse(command === 'serve' ? rest : argv, SERVE);
-      if (values.help) {
-        process.stdout.write(HELP);
-        return 0;
-      }
+/** A command: its flags, and what it does with them; it returns the exit code (0 unless said). */
+interface Command<O extends Options> {
+  options: O;
+  run: (values: Values<O>, out: Output) => Promise<number | void>;
+}
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O; strict: true; allowPositionals: false }>>['values'];
+const command = <O extends Options>(c: Command<O>) => c as unknown as Command<Options>;
+
+const COMMANDS: Record<string, Command<Options>> = {
+  serve: command({
+    options: SERVE,
+    run: async (values, out) => {
       const flags = { repo: values.repo ?? process.cwd(), port: portFlag(values.port), host: values.host, open: !values['no-open'] };
       // Loaded only here: Fastify alone takes ~0.3 s to import, which `rounds` must not pay.
       const { serve } = await import('./commands/serve');
-      await serve(flags, new Output(values.json, values.quiet));
-      return 0;
-    }
-    if (command === '--help' || command === '-h' || command === 'help') {
-      process.stdout.write(HELP);
-      return 0;
-    }
-    if (command === '--version' || command === '-v') {
+      await serve(flags, out);
+    },
+  }),
+  rounds: command({
+    options: ROUNDS,
+    run: (values, out) => rounds({ repo: values.repo ?? process.cwd(), base: values.base, sinceLast: values['since-last'], begin: values.begin }, out),
+  }),
+  demo: command({ options: COMMON, run: (_values, out) => demo(out) }),
+};
+
+/** Runs one command line; the only place that decides the exit code. */
+async function main(argv: string[]): Promise<number> {
+  const out = new Output(argv.includes('--json'), argv.includes('--quiet'));
+  try {
+    const [first, ...rest] = argv;
+    if (first === '--help' || first === '-h' || first === 'help') return help();
+    if (first === '--version' || first === '-v') {
       process.stdout.write(`${version}\n`);
       return 0;
     }
-    if (command === 'rounds') {
-      const { values } = parse(rest, ROUNDS);
-      if (values.help) {
-        process.stdout.write(HELP);
-        return 0;
+    // `involut` alone, or with serve's flags first, means `involut serve`.
+    const name = first === undefined || SERVE_LEAD.test(first) ? 'serve' : first;
+    const args = name === first ? rest : argv;
+    const chosen = COMMANDS[name];
+    if (!chosen) {
+      if (name.startsWith('-')) {
+        throw new InvolutError('usage', `Unknown option '${name}' before the command; options go after it (\`involut rounds --json\`), see \`involut --help\`.`);
       }
-      await rounds(
-        { repo: values.repo ?? process.cwd(), base: values.base, sinceLast: values['since-last'], begin: values.begin },
-        new Output(values.json, values.quiet),
-      );
-      return 0;
+      throw new InvolutError('usage', `Unknown command '${name}'; run \`involut --help\` to see the commands.`);
     }
-    if (command === 'demo') {
-      const { values } = parse(rest, COMMON);
-      if (values.help) {
-        process.stdout.write(HELP);
-        return 0;
-      }
-      await demo(new Output(values.json, values.quiet));
-      return 0;
-    }
-    if (command.startsWith('-')) {
-      throw new InvolutError('usage', `Unknown option '${command}' before the command; options go after it (\`involut rounds --json\`), see \`involut --help\`.`);
-    }
-    throw new InvolutError('usage', `Unknown command '${command}'; run \`involut --help\` to see the commands.`);
+    const { values } = parse(args, chosen.options);
+    if (values.help) return help();
+    return (await chosen.run(values, new Output(values.json === true, values.quiet === true))) ?? 0;
   } catch (error) {
     return report(error, out);
   }
+}
+
+function help(): number {
+  process.stdout.write(HELP);
+  return 0;
 }
 
 function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
