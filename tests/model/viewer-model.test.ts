@@ -8,7 +8,9 @@ import { diffLines, findLine, lineAnchor } from '../../src/model/diff-lines';
 import { fileTree, treeOrder } from '../../src/model/file-tree';
 import { placeMarks } from '../../src/model/marks';
 import { cardKey, fileKey, lineKey, parseNoteKey } from '../../src/model/note-keys';
+import { placeLineNote } from '../../src/model/line-notes';
 import { notesPrompt } from '../../src/model/prompt';
+import { noteThreads } from '../../src/model/threads';
 
 const entry = (ref: string, extra: Partial<MaterialEntry> = {}): MaterialEntry => ({
   ref,
@@ -160,5 +162,34 @@ describe('file tree', () => {
     expect(tree.additions).toBe(6);
     expect(tree.children[1]!.additions).toBe(5);
     expect(treeOrder(tree).map((e) => e.ref)).toEqual(['assets/hero.png', 'src/auth/session.ts', 'src/auth/token.ts', 'README.md']);
+  });
+});
+
+describe('note threads', () => {
+  const note = (at: string) => ({ title: 't', refs: [], text: 'x', at });
+  it('lists the cards that address a note, and reads it as answered only if it was not written again after the capture', () => {
+    const threads = noteThreads(
+      { c_1: note('2026-09-02T18:10:00-03:00'), 'file:a.ts': note('2026-09-02T23:00:00+00:00'), other: note('2026-09-01T00:00:00Z') },
+      [card('c_2', 'behavior', [], { addresses: ['c_1', 'file:a.ts'] }), card('c_3', 'risk', [], { addresses: ['c_1'] })],
+      '2026-09-02T22:00:00+00:00',
+    );
+    expect(threads.get('c_1')).toEqual({ addressedBy: ['c_2', 'c_3'], answered: true });
+    expect(threads.get('file:a.ts')).toEqual({ addressedBy: ['c_2'], answered: false });
+    expect(threads.get('other')).toEqual({ addressedBy: [], answered: false });
+  });
+});
+
+describe('line notes across rounds', () => {
+  const lines = diffLines('@@ -1,3 +1,4 @@\n const a = 1;\n+const b = 2;\n+const c = 3;\n const d = 4;\n');
+  it('stays on its line while the line reads as quoted', () => {
+    expect(placeLineNote(lines, '+', 2, '+const b = 2;')).toMatchObject({ state: 'anchored', line: { newNumber: 2 } });
+  });
+  it('moves only to the one line that reads exactly as quoted', () => {
+    expect(placeLineNote(lines, '+', 9, '+const c = 3;')).toMatchObject({ state: 'moved', line: { newNumber: 3 } });
+  });
+  it('is outdated when its line is gone, never moved to a nearby line', () => {
+    expect(placeLineNote(lines, '+', 2, '+const b = 20;')).toEqual({ state: 'outdated' });
+    const twice = diffLines('@@ -1,2 +1,2 @@\n+x\n+x\n');
+    expect(placeLineNote(twice, '+', 7, '+x')).toEqual({ state: 'outdated' });
   });
 });
