@@ -21,8 +21,8 @@ export interface EntryFacts {
 /** Where before copies of binaries go, and under which names. */
 export interface BlobStore {
   reader: BlobReader;
-  /** `.review/blobs/` on disk. */
-  dir: string;
+  /** `.review/blobs/` on disk; null keeps no before copy (the since-last view reads entries only). */
+  dir: string | null;
   /** Short id of the base, part of every blob name. */
   shortBase: string;
   /** Names already handed out this round. */
@@ -80,16 +80,16 @@ function subjects(facts: EntryFacts, change: RawChange): string[] {
 async function addBinaryFacts(entry: MaterialEntry, change: RawChange, blobs: BlobStore): Promise<void> {
   const isImage = (file: string) => IMAGE_EXTENSIONS.has(path.extname(file).toLowerCase());
   if (!ZERO_OID.test(change.oldOid) && change.oldMode !== GITLINK) {
-    const name = blobName(entry.ref, blobs);
+    const name = blobs.dir === null ? null : blobName(entry.ref, blobs);
     await blobs.reader.read({
       oid: change.oldOid,
-      saveTo: path.join(blobs.dir, name),
+      ...(blobs.dir !== null && name !== null ? { saveTo: path.join(blobs.dir, name) } : {}),
       onHead: (head) => {
         const size = dimensions(head);
         if (size) entry.before_size = size;
       },
     });
-    entry.before = `blobs/${name}`;
+    if (name !== null) entry.before = `blobs/${name}`;
   }
   if (!ZERO_OID.test(change.newOid) && change.newMode !== GITLINK && isImage(change.path)) {
     await blobs.reader.read({

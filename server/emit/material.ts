@@ -7,13 +7,13 @@ import { diffTrees, ZERO_OID, type RawChange } from '../git/diff';
 import { commitsByPath, type Commit } from '../git/log';
 import { BlobReader, blobSizes } from '../git/objects';
 import type { Repo } from '../git/repo';
-import { AtomicWriter, assertWritable, reviewDir } from '../review-dir';
+import { AtomicWriter, assertWritable, reviewDir, type ReviewDir } from '../review-dir';
 import { resolveBase, type Base, type BaseOptions } from './base';
 import { buildEntry, type EntryFacts } from './entry';
 import { isGenerated } from './generated';
 import { ensureIgnored } from './ignore';
-import { loadPrivacy } from './privacy';
-import { nextRoundNumber, pinRound, readBegin, readPreviousRound } from './rounds';
+import { loadPrivacy, type PrivacyCheck } from './privacy';
+import { claimRound, keepRound, nextRoundNumber, pinRound, readBegin, readPreviousRound, releaseRound } from './rounds';
 import { localIsoTime } from './time';
 
 /** What a round's emission did, for the summary the CLI prints. */
@@ -34,8 +34,9 @@ export interface RoundSummary {
 }
 
 /**
- * Captures the round and writes `.review/material.json` and `.review/blobs/`.
- * Everything is checked before anything is written; material.json appears whole or not at all.
+ * Captures the round and writes `.review/material.json` and `.review/blobs/`, then keeps
+ * the material as `.review/rounds/<n>/material.json`. Everything is checked before
+ * anything is written; material.json appears whole or not at all.
  */
 export async function emitRound(repo: Repo, options: BaseOptions): Promise<RoundSummary> {
   const review = reviewDir(repo.root);
@@ -46,9 +47,29 @@ export async function emitRound(repo: Repo, options: BaseOptions): Promise<Round
 
   const warnings = await ensureIgnored(repo);
   const tree = await captureTree(repo);
-  const round = await nextRoundNumber(repo, previous);
-  await pinRound(repo, round, tree);
+  let round = await nextRoundNumber(repo, review, previous);
+  while (!(await claimRound(review, round))) round++;
+  try {
+    await pinRound(repo, round, tree);
+    const summary = await writeMaterial(repo, review, { base, tree, round, warnings, withheld });
+    await keepRound(review, round);
+    return summary;
+  } catch (error) {
+    await releaseRound(review, round);
+    throw error;
+  }
+}
 
+interface RoundFacts {
+  base: Base;
+  tree: string;
+  round: number;
+  warnings: string[];
+  withheld: PrivacyCheck;
+}
+
+/** Streams material.json, entry by entry, through a temporary file; the before copy of each binary goes to blobs/. */
+async function writeMaterial(repo: Repo, review: ReviewDir, { base, tree, round, warnings, withheld }: RoundFacts): Promise<RoundSummary> {
   await mkdir(review.blobs, { recursive: true });
   const summary: RoundSummary = {
     round,
@@ -92,7 +113,8 @@ export async function emitRound(repo: Repo, options: BaseOptions): Promise<Round
   return summary;
 }
 
-async function lookUpFacts(
+/** Sizes, generated and withheld flags, and commits of a change list, looked up in batches. */
+export async function lookUpFacts(
   repo: Repo,
   changes: RawChange[],
   commits: Map<string, Commit[]>,
