@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Cards } from './cards';
-import { Material } from './material';
+import { Material, MaterialEntry } from './material';
 import { Note, Notes } from './notes';
 
 /** One problem zod found, with the path to the offending value. */
@@ -68,6 +68,19 @@ export const Freshness = z.object({
   current: z.string(),
 });
 
+/**
+ * `GET /api/since-last`: the changes between the previous kept round's tree and this
+ * round's, computed by the server with git (entries as in material.json, but binaries
+ * get no before copy and `commits` is left out), or why there is nothing to compare.
+ */
+export const SinceLast = z.discriminatedUnion('state', [
+  z.object({
+    state: z.literal('ok'),
+    data: z.object({ from: z.number().int().positive(), to: z.number().int().positive(), material: z.array(MaterialEntry) }),
+  }),
+  z.object({ state: z.literal('none'), reason: z.string() }),
+]);
+
 /** Every refusal and failure of the API. */
 export const ApiError = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
@@ -81,4 +94,5 @@ export type ChangedEvent = z.infer<typeof ChangedEvent>;
 export type NotePut = z.infer<typeof NotePut>;
 export type NotePutResult = z.infer<typeof NotePutResult>;
 export type Freshness = z.infer<typeof Freshness>;
+export type SinceLast = z.infer<typeof SinceLast>;
 export type ApiError = z.infer<typeof ApiError>;

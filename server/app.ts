@@ -11,6 +11,7 @@ import { fileRoutes } from './routes/files';
 import { freshnessRoutes } from './routes/freshness';
 import { healthRoutes } from './routes/health';
 import { NOTE_BODY_LIMIT, noteRoutes } from './routes/notes';
+import { sinceLastRoutes } from './routes/since-last';
 import { viewerRoutes } from './routes/viewer';
 import { guardRequests, refuse, requireToken, type SecurityOptions } from './security';
 
@@ -54,6 +55,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       eventRoutes(api, context);
       freshnessRoutes(api, context);
       healthRoutes(api, context);
+      sinceLastRoutes(api, context);
     },
     { prefix: '/api' },
   );
