@@ -8,7 +8,9 @@ export type ErrorCode =
   | 'review-not-writable'
   | 'bad-config'
   | 'git-failed'
-  | 'port-taken';
+  | 'port-taken'
+  | 'bad-notes'
+  | 'bad-agents-md';
 
 /** An expected failure: one sentence that names what is wrong and what to do. */
 export class InvolutError extends Error {

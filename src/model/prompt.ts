@@ -1,21 +1,103 @@
+import type { Card } from '../../schemas/cards';
+import type { MaterialEntry } from '../../schemas/material';
 import type { Note, Notes } from '../../schemas/notes';
-import { parseNoteKey } from './note-keys';
+import { diffLines } from './diff-lines';
+import { placeLineNote } from './line-notes';
+import { parseNoteKey, type NoteTarget } from './note-keys';
+import type { Thread } from './threads';
 
-/** The instruction a reader hands to the agent, with every note as Markdown below it. */
-export function notesPrompt(notes: Notes['notes']): string {
-  const entries = Object.entries(notes);
-  const head = 'Read `.review/notes.json` and address every note: a change request gets a change, a question gets an answer, and either way write a new card in `.review/cards.json` that lists the note keys it addresses in `addresses`. Never edit `.review/notes.json`.';
-  if (entries.length === 0) return head;
-  return `${head}\n\n${entries.map(([key, note]) => noteMarkdown(key, note)).join('\n\n')}\n`;
+/** What the agent is asked to do with the notes; the viewer's prompt and `involut notes` both start with it. */
+export const NOTES_INSTRUCTION =
+  'Read `.review/notes.json` and address every note: a change request gets a change, a question gets an answer, and either way write a new card in `.review/cards.json` that lists the note keys it addresses in `addresses`. Never edit `.review/notes.json`.';
+
+/** What the notes can be told with, besides themselves; each part is optional. */
+export interface NotesContext {
+  /** The cards, to order card notes as cards.json does. */
+  cards?: Card[];
+  /** The changed files, to order file groups as the material does and to place line notes in the current diff. */
+  material?: MaterialEntry[];
+  /** Each note's thread (`noteThreads`), to say which cards address it and whether it reads as answered. */
+  threads?: Map<string, Thread>;
 }
 
-function noteMarkdown(key: string, note: Note): string {
+/** The instruction a reader hands to the agent, with every note as Markdown below it. */
+export function notesPrompt(notes: Notes['notes'], context: NotesContext = {}): string {
+  const body = notesMarkdown(notes, context);
+  return body === '' ? NOTES_INSTRUCTION : `${NOTES_INSTRUCTION}\n\n${body}`;
+}
+
+/**
+ * The notes as Markdown: a section per card note, then a section per file holding the
+ * file's note and its line notes in line order. Each note says its kind, where it sits,
+ * its title, key and refs, the quoted line of a line note, and the reader's words.
+ */
+export function notesMarkdown(notes: Notes['notes'], context: NotesContext = {}): string {
+  const sections: string[] = [];
+  const { cardNotes, files } = groupNotes(notes, context);
+  for (const [key, note] of cardNotes) sections.push(noteMarkdown('##', key, note, context));
+  for (const [ref, entries] of files) {
+    sections.push(`## File \`${ref}\``, ...entries.map(([key, note]) => noteMarkdown('###', key, note, context)));
+  }
+  return sections.length === 0 ? '' : `${sections.join('\n\n')}\n`;
+}
+
+type Entry = [string, Note];
+
+/** Card notes in cards.json order, then files in material order, each file's notes by line. */
+function groupNotes(notes: Notes['notes'], { cards = [], material = [] }: NotesContext): { cardNotes: Entry[]; files: Map<string, Entry[]> } {
+  const cardOrder = new Map(cards.map((card, i) => [card.id, i]));
+  const fileOrder = new Map(material.map((entry, i) => [entry.ref, i]));
+  const cardNotes: Entry[] = [];
+  const byFile = new Map<string, Entry[]>();
+  for (const entry of Object.entries(notes)) {
+    const target = parseNoteKey(entry[0]);
+    if (target.kind === 'card') cardNotes.push(entry);
+    else byFile.set(target.ref, [...(byFile.get(target.ref) ?? []), entry]);
+  }
+  cardNotes.sort(([a], [b]) => rank(cardOrder, a) - rank(cardOrder, b));
+  const files = [...byFile].sort(([a], [b]) => rank(fileOrder, a) - rank(fileOrder, b) || a.localeCompare(b));
+  for (const [, entries] of files) entries.sort(([a], [b]) => lineOrder(parseNoteKey(a)) - lineOrder(parseNoteKey(b)));
+  return { cardNotes, files: new Map(files) };
+}
+
+/** Known items first, in their order; the rest keep the order they came in (the sort is stable). */
+const rank = (order: Map<string, number>, key: string) => order.get(key) ?? order.size;
+
+/** The file's own note first, then line notes by number, the old side before the new on the same number. */
+const lineOrder = (target: NoteTarget) => (target.kind === 'line' ? target.line * 2 + (target.side === '+' ? 1 : 0) + 1 : 0);
+
+function noteMarkdown(level: string, key: string, note: Note, context: NotesContext): string {
   const target = parseNoteKey(key);
-  const where =
-    target.kind === 'card' ? `card \`${target.id}\`` : target.kind === 'file' ? `file \`${target.ref}\`` : `\`${target.ref}\` line ${target.side}${target.line}`;
-  const lines = [`## ${note.kind === 'question' ? 'Question' : 'Change'} on ${where}: ${note.title}`, `key: \`${key}\``];
-  if (note.refs.length) lines.push(`refs: ${note.refs.map((r) => `\`${r}\``).join(', ')}`);
-  if (note.quote !== undefined) lines.push('', '```diff', note.quote, '```');
-  lines.push('', note.text);
+  const where = target.kind === 'card' ? `card \`${target.id}\`` : target.kind === 'file' ? `file \`${target.ref}\`` : `\`${target.ref}\` line ${target.side}${target.line}`;
+  const lines = [`${level} ${note.kind === 'question' ? 'Question' : 'Change'} on ${where}: ${note.title}`, '', `- key: \`${key}\``];
+  if (note.refs.length) lines.push(`- refs: ${note.refs.map((r) => `\`${r}\``).join(', ')}`);
+  const thread = context.threads?.get(key);
+  if (thread && thread.addressedBy.length) {
+    const by = thread.addressedBy.map((id) => `\`${id}\``).join(', ');
+    lines.push(thread.answered ? `- answered by ${by}` : `- addressed by ${by} (still open)`);
+  }
+  if (target.kind === 'line' && context.material) lines.push(...linePlace(target, note, context.material));
+  if (note.quote !== undefined) lines.push('', ...fenced(note.quote));
+  lines.push('', ...note.text.split('\n').map((line) => (line === '' ? '>' : `> ${line}`)));
   return lines.join('\n');
+}
+
+/** Where a line note's quoted line is in this round's diff, when it is not where the key says. */
+function linePlace(target: Extract<NoteTarget, { kind: 'line' }>, note: Note, material: MaterialEntry[]): string[] {
+  const entry = material.find((e) => e.ref === target.ref);
+  if (!entry) return [`- outdated: \`${target.ref}\` is not among this round's changed files`];
+  const place = placeLineNote(diffLines(entry.diff ?? ''), target.side, target.line, note.quote);
+  if (place.state === 'outdated') return ['- outdated: the quoted line is no longer in the diff'];
+  if (place.state === 'moved') {
+    const now = place.line.newNumber !== null ? `+${place.line.newNumber}` : `-${place.line.oldNumber}`;
+    return [`- moved: the quoted line is now line ${now}`];
+  }
+  return [];
+}
+
+/** A diff fence that no run of backticks inside the quote can close. */
+function fenced(quote: string): string[] {
+  const longest = Math.max(0, ...[...quote.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`${fence}diff`, quote, fence];
 }

@@ -1,0 +1,233 @@
+import type { z } from 'zod';
+import type { CardsState, Issue, MaterialState, NotesState } from '../../schemas/api';
+import type { Card } from '../../schemas/cards';
+import type { Material } from '../../schemas/material';
+import { GraphPayload } from '../../schemas/renders/graph';
+import { ImagePayload } from '../../schemas/renders/image';
+import { SchemaPayload } from '../../schemas/renders/schema';
+import { TablePayload } from '../../schemas/renders/table';
+import { TreePayload } from '../../schemas/renders/tree';
+import { diffLines } from '../../src/model/diff-lines';
+import { placeMarks } from '../../src/model/marks';
+import { describeIssue, fixForCardField, fixForFrameField } from './issues';
+
+/** One thing `involut check` found: where, what, and how to fix it. */
+export interface Finding {
+  /** An error makes the file wrong; a warning makes the review weaker. */
+  level: 'error' | 'warning';
+  /** A stable name for the kind of finding, e.g. `duplicate-id`. */
+  code: string;
+  file: 'cards.json' | 'notes.json' | 'material.json';
+  /** The id of the card the finding is about, when it has one. */
+  card?: string;
+  /** The card's place in cards.json's list, from 1, when the finding is about a card. */
+  position?: number;
+  /** One sentence: what is wrong. */
+  message: string;
+  /** One sentence: what to do about it. */
+  fix: string;
+}
+
+export interface CheckInput {
+  cards: CardsState;
+  notes: NotesState;
+  /** Anything but `ok` skips the checks against the changed files, with a warning. */
+  material: MaterialState;
+  /** The parsed JSON of cards.json and notes.json (undefined when missing or not JSON), to quote wrong values. */
+  raw: { cards: unknown; notes: unknown };
+}
+
+/** The payload schema of each render kind that needs one (`code` draws the diff itself). */
+const PAYLOADS: Partial<Record<NonNullable<Card['render']>, z.ZodType>> = {
+  tree: TreePayload,
+  graph: GraphPayload,
+  schema: SchemaPayload,
+  table: TablePayload,
+  image: ImagePayload,
+};
+
+const ROUNDS_FIX = 'Run `involut rounds` to capture the round into .review/material.json.';
+const NOTES_FIX = 'Only the viewer writes notes.json, so restore it from the viewer or move it away to start over.';
+
+/**
+ * Checks cards.json (and notes.json) against the contract and against the material.
+ * Pure: the caller reads the files and decides what the findings mean for the exit code.
+ */
+export function checkReview({ cards, notes, material, raw }: CheckInput): Finding[] {
+  const findings: Finding[] = [...checkNotes(notes, raw.notes)];
+  const changed = material.state === 'ok' ? material.data : null;
+  if (material.state !== 'ok') findings.push(materialSkipped(material));
+  if (cards.state === 'missing') {
+    findings.push(warn('no-cards', 'There is no .review/cards.json, so the review shows the diff without explanations.', 'Write .review/cards.json with one card per reason for change (`involut skill` shows how).'));
+    return findings;
+  }
+  if (cards.state === 'invalid-json') {
+    findings.push(err('not-json', `cards.json is not valid JSON ${position(cards)} (${parserMessage(cards.message)}).`, 'Fix the JSON there, and write the file whole (a temporary file, then a rename).'));
+    return findings;
+  }
+  if (cards.state === 'invalid-schema') {
+    for (const issue of cards.issues) {
+      findings.push(err('schema', `${frameSentence('cards.json', issue, raw.cards)}.`, fixForFrameField(issue.path[0])));
+    }
+    return findings;
+  }
+  // cardsState keeps the valid cards in file order but not their places: they fill the places the invalid ones leave.
+  const broken = new Set(cards.invalid.map((c) => c.index));
+  const places = Array.from({ length: cards.data.cards.length + broken.size }, (_, i) => i).filter((i) => !broken.has(i));
+  const listed: CardAt[] = [
+    ...cards.invalid.map((c) => ({ id: idOf(c.raw), position: c.index + 1 })),
+    ...cards.data.cards.map((c, i) => ({ id: c.id, position: places[i]! + 1 })),
+  ];
+  const perCard: Finding[] = [];
+  for (const invalid of cards.invalid) {
+    const where = { id: idOf(invalid.raw), position: invalid.index + 1 };
+    for (const issue of invalid.issues) {
+      perCard.push(err('card-schema', `${capitalize(describeIssue(issue, invalid.raw, 'the card'))}.`, fixForCardField(issue.path[0]), where));
+    }
+  }
+  const valid = cards.data.cards;
+  const ids = new Set(listed.map((c) => c.id).filter((id): id is string => id !== null));
+  perCard.push(...duplicateIds(listed));
+  valid.forEach((card, i) => perCard.push(...checkCard(card, listed[cards.invalid.length + i]!, ids, notes, changed)));
+  // Read card by card, in the file's order; the findings about no card (unclaimed files) come last.
+  findings.push(...perCard.sort((a, b) => (a.position ?? 0) - (b.position ?? 0)));
+  if (changed) findings.push(...unclaimed(changed, valid));
+  return findings;
+}
+
+function checkCard(card: Card, where: CardAt, ids: Set<string>, notes: NotesState, material: Material | null): Finding[] {
+  const found: Finding[] = [];
+  const entries = material ? new Map(material.material.map((e) => [e.ref, e])) : null;
+  if (card.continues === card.id) {
+    found.push(err('unknown-continues', '`continues` names the card itself.', 'Point `continues` at the id of the earlier card this one revises, or set it to null.', where));
+  } else if (card.continues && !ids.has(card.continues)) {
+    found.push(err('unknown-continues', `\`continues\` names "${card.continues}", which is no card's id.`, 'Point `continues` at the id of the earlier card this one revises, or set it to null.', where));
+  }
+  for (const mark of card.marks ?? []) {
+    if (!card.refs.includes(mark.ref)) {
+      found.push(err('mark-ref', `A mark is on "${mark.ref}", which is not one of the card's refs.`, "Add the file to the card's `refs`, or put the mark on a card that names it.", where));
+      continue;
+    }
+    const entry = entries?.get(mark.ref);
+    if (!entry) continue; // the ref itself is reported as not in the material
+    if (entry.diff === null) {
+      found.push(warn('mark-unmatched', `A mark is on ${mark.ref}, which has no text diff to pin it to.`, 'Drop the mark, or say it in the card\'s `why`.', where));
+    } else if (placeMarks([{ mark, cardId: card.id }], diffLines(entry.diff))[0]!.line === null) {
+      found.push(warn('mark-unmatched', `The mark at "${mark.at}" matches no line of ${mark.ref}'s diff.`, "Copy `at` from one line of that file's diff exactly as material.json has it.", where));
+    }
+  }
+  for (const ref of entries ? card.refs.filter((r) => !entries.has(r)) : []) {
+    found.push(warn('unknown-ref', `"${ref}" is not a changed file of this round.`, 'Name files exactly as `ref` in material.json, or run `involut rounds` if you changed it since.', where));
+  }
+  if (card.minutes == null) {
+    found.push(warn('no-minutes', 'The card does not say how many minutes it takes to understand.', 'Set `minutes` to the time a careful reader needs, overestimated slightly.', where));
+  }
+  found.push(...checkPayload(card, where));
+  if (notes.state === 'ok' || notes.state === 'missing') {
+    const keys = notes.state === 'ok' ? notes.data.notes : {};
+    for (const key of (card.addresses ?? []).filter((k) => !Object.hasOwn(keys, k))) {
+      found.push(warn('unknown-note', `\`addresses\` names "${key}", which is not a note in notes.json.`, 'Copy note keys exactly as `involut notes` prints them (if the reader has since deleted that note, nothing is left to do).', where));
+    }
+  }
+  return found;
+}
+
+/** A payload the viewer cannot draw costs the card its drawing (the diff still shows). */
+function checkPayload(card: Card, where: CardAt): Finding[] {
+  const schema = card.render ? PAYLOADS[card.render] : undefined;
+  if (!schema) return [];
+  const parsed = schema.safeParse(card.payload);
+  if (parsed.success) return [];
+  const issue = parsed.error.issues[0]!;
+  const problem = card.payload == null ? 'has no `payload`' : `its ${describeIssue({ ...issue, path: issue.path.map(pathKey) }, card.payload, 'payload', 'payload.')}`;
+  return [warn('payload', `The card asks for a ${card.render} drawing but ${problem}, so the viewer shows only the diff.`, `Give \`payload\` the shape of a ${card.render} render (\`involut skill\` lists each one), or set \`render\` to "code".`, where)];
+}
+
+/** One finding per repeated id, on the first card that has it. */
+function duplicateIds(cards: CardAt[]): Finding[] {
+  const positions = new Map<string, number[]>();
+  for (const { id, position } of cards) if (id !== null) positions.set(id, [...(positions.get(id) ?? []), position]);
+  return [...positions]
+    .filter(([, at]) => at.length > 1)
+    .map(([id, at]) => {
+      const places = at.sort((a, b) => a - b);
+      return err('duplicate-id', `Cards ${places.slice(0, -1).join(', ')} and ${places.at(-1)} have the same id "${id}".`, 'Give each new card an id of its own, and point `continues` at the earlier card instead of reusing its id.', { id, position: places[0]! });
+    });
+}
+
+function unclaimed(material: Material, cards: Card[]): Finding[] {
+  const claimed = new Set(cards.flatMap((c) => c.refs));
+  const refs = material.material.filter((e) => !claimed.has(e.ref)).map((e) => e.ref);
+  if (refs.length === 0) return [];
+  const list = refs.slice(0, 10).join(', ') + (refs.length > 10 ? ` and ${refs.length - 10} more` : '');
+  const files = refs.length === 1 ? '1 changed file is' : `${refs.length} changed files are`;
+  return [warn('unclaimed', `${files} on no card: ${list}.`, "Name every changed file in at least one card's `refs`.")];
+}
+
+function checkNotes(notes: NotesState, value: unknown): Finding[] {
+  if (notes.state === 'invalid-json') {
+    return [err('notes-not-json', `notes.json is not valid JSON ${position(notes)} (${parserMessage(notes.message)}).`, NOTES_FIX, undefined, 'notes.json')];
+  }
+  if (notes.state === 'invalid-schema') {
+    return notes.issues.map((issue) => err('notes-schema', `${frameSentence('notes.json', issue, value)}.`, NOTES_FIX, undefined, 'notes.json'));
+  }
+  return [];
+}
+
+function materialSkipped(material: Exclude<MaterialState, { state: 'ok' }>): Finding {
+  const why =
+    material.state === 'missing'
+      ? 'There is no .review/material.json'
+      : material.state === 'invalid-json'
+        ? `material.json is not valid JSON ${position(material)}`
+        : 'material.json does not match the contract';
+  return warn('no-material', `${why}, so the checks against the changed files were skipped.`, ROUNDS_FIX, undefined, 'material.json');
+}
+
+/** "In cards.json, `contract` is 2, not 1", or "cards.json should be an object, not a list". */
+function frameSentence(file: string, issue: Issue, root: unknown): string {
+  return issue.path.length === 0 ? describeIssue(issue, root, file) : `In ${file}, ${describeIssue(issue, root, file)}`;
+}
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+function position(state: { line: number | null; column: number | null }): string {
+  return state.line === null ? 'at an unknown place' : `at line ${state.line}, column ${state.column}`;
+}
+
+/** V8's message without its own position (we give line and column) and without a final period. */
+function parserMessage(message: string): string {
+  return message
+    .replace(/ in JSON at position \d+.*$/s, '')
+    .replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, '')
+    .replace(/\.$/, '');
+}
+
+function idOf(raw: unknown): string | null {
+  const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
+  return typeof id === 'string' && id !== '' ? id : null;
+}
+
+const pathKey = (key: PropertyKey): string | number => (typeof key === 'number' ? key : String(key));
+
+type File = Finding['file'];
+
+/** Which card a finding is about: its id (null when it has none) and its place in the list. */
+interface CardAt {
+  id: string | null;
+  position: number;
+}
+
+const finding = (level: Finding['level'], code: string, message: string, fix: string, at?: CardAt, file: File = 'cards.json'): Finding => ({
+  level,
+  code,
+  file,
+  ...(at?.id ? { card: at.id } : {}),
+  ...(at ? { position: at.position } : {}),
+  message,
+  fix,
+});
+
+const err = (code: string, message: string, fix: string, at?: CardAt, file?: File) => finding('error', code, message, fix, at, file);
+const warn = (code: string, message: string, fix: string, at?: CardAt, file?: File) => finding('warning', code, message, fix, at, file);
+

@@ -1,0 +1,54 @@
+import type { Note, Notes } from '../../schemas/notes';
+import { notesPrompt } from '../../src/model/prompt';
+import { noteThreads } from '../../src/model/threads';
+import { InvolutError } from '../errors';
+import type { Output } from '../output';
+import { readReview } from '../read-review';
+
+export interface NotesFlags {
+  /** Any folder inside the repository. */
+  repo: string;
+  /** Answered notes too, marked as such. Default false: only the open ones. */
+  all: boolean;
+}
+
+/** What `--json` prints when there is no notes.json: the shape of a file with no notes. */
+const NO_NOTES: Notes = { contract: 1, notes: {} };
+
+/**
+ * `involut notes`: the open notes as Markdown for the agent, grouped by card and by file;
+ * `--json`: notes.json as it is on disk.
+ */
+export async function notes(flags: NotesFlags, out: Output): Promise<void> {
+  const read = await readReview(flags.repo);
+  const { notes: state, cards, material } = read;
+  if (state.state === 'invalid-json') {
+    const where = state.line === null ? '' : ` at line ${state.line}, column ${state.column}`;
+    throw new InvolutError('bad-notes', `.review/notes.json is not valid JSON${where}; restore it from the viewer, or move it away to start over.`);
+  }
+  if (state.state === 'invalid-schema') {
+    throw new InvolutError('bad-notes', '.review/notes.json does not match the contract; run `involut check` to see where.');
+  }
+  if (out.json) {
+    out.result(state.state === 'ok' ? read.raw.notes : NO_NOTES, () => []);
+    return;
+  }
+  const all = state.state === 'ok' ? state.data.notes : {};
+  const validCards = cards.state === 'ok' ? cards.data.cards : [];
+  if (cards.state === 'invalid-json' || cards.state === 'invalid-schema') {
+    out.warn('cards.json cannot be read, so no note shows the cards that address it; run `involut check` to see why.');
+  }
+  const entries = material.state === 'ok' ? material.data.material : undefined;
+  const threads = noteThreads(all, validCards, material.state === 'ok' ? material.data.generated : null);
+  const shown: Record<string, Note> = {};
+  for (const [key, note] of Object.entries(all)) if (flags.all || !threads.get(key)?.answered) shown[key] = note;
+  const total = Object.keys(all).length;
+  const answered = [...threads.values()].filter((t) => t.answered).length;
+  out.result(null, () => {
+    if (Object.keys(shown).length === 0) return [flags.all ? 'No notes.' : 'No open notes.', ...(answered > 0 && !flags.all ? [`${count(answered)} answered; \`involut notes --all\` shows them.`] : [])];
+    const title = flags.all ? `# ${count(total)}, ${answered} answered` : `# ${count(total - answered, 'open note')}`;
+    return [title, '', notesPrompt(shown, { cards: validCards, material: entries, threads }).trimEnd()];
+  });
+}
+
+const count = (n: number, word = 'note') => `${n} ${word}${n === 1 ? '' : 's'}`;
