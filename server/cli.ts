@@ -2,7 +2,10 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { version } from '../package.json';
 import { demo } from './commands/demo';
+import { check } from './commands/check';
+import { notes } from './commands/notes';
 import { rounds } from './commands/rounds';
+import { skill } from './commands/skill';
 import { InvolutError } from './errors';
 import { Output } from './output';
 
@@ -15,6 +18,13 @@ Usage:
   involut rounds [--base REF | --since-last]   capture the round into .review/material.json
   involut rounds --begin                       record the base of the next round (run before the work)
   involut demo                                 build a demo repository with a round of changes and capture it
+  involut check [--strict]                     check .review/cards.json and notes.json against the contract
+                                               and the round: errors exit 1, warnings exit 0 (1 with --strict)
+  involut notes [--all]                        print the open notes as Markdown for the agent (--all: the
+                                               answered ones too; --json: notes.json as it is)
+  involut skill [--install]                    print the skill that teaches an agent to work with Involut;
+                                               --install writes it to .claude/skills/involut/SKILL.md and
+                                               to a marked section of AGENTS.md (again: replaced in place)
   involut --help | --version
 
 Options for every command:
@@ -58,6 +68,10 @@ const SERVE = {
   'no-open': { type: 'boolean', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
+const CHECK = { ...COMMON, strict: { type: 'boolean', default: false } } as const satisfies ParseArgsConfig['options'];
+const NOTES = { ...COMMON, all: { type: 'boolean', default: false } } as const satisfies ParseArgsConfig['options'];
+const SKILL = { ...COMMON, install: { type: 'boolean', default: false } } as const satisfies ParseArgsConfig['options'];
+
 /** Serve's flags, which may come without the command. */
 const SERVE_LEAD = /^--(port|host|repo|no-open)(=|$)/;
 
@@ -85,6 +99,9 @@ const COMMANDS: Record<string, Command<Options>> = {
     run: (values, out) => rounds({ repo: values.repo ?? process.cwd(), base: values.base, sinceLast: values['since-last'], begin: values.begin }, out),
   }),
   demo: command({ options: COMMON, run: (_values, out) => demo(out) }),
+  check: command({ options: CHECK, run: (values, out) => check({ repo: values.repo ?? process.cwd(), strict: values.strict }, out) }),
+  notes: command({ options: NOTES, run: (values, out) => notes({ repo: values.repo ?? process.cwd(), all: values.all }, out) }),
+  skill: command({ options: SKILL, run: (values, out) => skill({ repo: values.repo ?? process.cwd(), install: values.install }, out) }),
 };
 
 /** Runs one command line; the only place that decides the exit code. */

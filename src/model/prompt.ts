@@ -69,9 +69,10 @@ const lineOrder = (target: NoteTarget) => (target.kind === 'line' ? target.line 
 function noteMarkdown(level: string, key: string, note: Note, context: NotesContext): string {
   const target = parseNoteKey(key);
   const where = target.kind === 'card' ? `card \`${target.id}\`` : target.kind === 'file' ? `file \`${target.ref}\`` : `\`${target.ref}\` line ${target.side}${target.line}`;
-  const lines = [`${level} ${note.kind === 'question' ? 'Question' : 'Change'} on ${where}: ${note.title}`, '', `- key: \`${key}\``];
-  if (note.refs.length) lines.push(`- refs: ${note.refs.map((r) => `\`${r}\``).join(', ')}`);
   const thread = context.threads?.get(key);
+  const heading = `${level} ${note.kind === 'question' ? 'Question' : 'Change'} on ${where}: ${note.title}${thread?.answered ? ' (answered)' : ''}`;
+  const lines = [heading, '', `- key: \`${key}\``];
+  if (note.refs.length) lines.push(`- refs: ${note.refs.map((r) => `\`${r}\``).join(', ')}`);
   if (thread && thread.addressedBy.length) {
     const by = thread.addressedBy.map((id) => `\`${id}\``).join(', ');
     lines.push(thread.answered ? `- answered by ${by}` : `- addressed by ${by} (still open)`);
