@@ -1,24 +1,29 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { MaterialEntry } from '../schemas/material';
+import type { Card } from '../schemas/cards';
+import type { Material } from '../schemas/material';
 import { Api, sessionToken } from './api/client';
 import { Banners } from './components/Banners';
 import type { CardContext } from './components/CardView';
 import { CardsMode } from './components/CardsMode';
 import { Header } from './components/Header';
 import { HelpOverlay } from './components/HelpOverlay';
+import { ThreadsContext, type Threads } from './components/NoteThread';
 import { RawMode } from './components/RawMode';
 import { UNCLAIMED } from './components/Sidebar';
 import type { DiffFormat } from './diff/diff2html';
 import { budget } from './model/budget';
 import { coverage as computeCoverage, groupByIntent } from './model/coverage';
+import { noteThreads } from './model/threads';
 import { setStorageScope, useStored } from './state/storage';
 import { useKeyboard } from './state/useKeyboard';
 import { useNotes } from './state/useNotes';
 import { useReading } from './state/useReading';
 import { useReview } from './state/useReview';
+import { useSinceLast } from './state/useSinceLast';
 import { useViewed } from './state/useViewed';
 
 const api = new Api(sessionToken());
+const NO_CARDS: Card[] = [];
 
 /** The viewer: error, loading, or the round read by cards or in Raw. */
 export function App() {
@@ -47,7 +52,7 @@ export function App() {
       </Shell>
     );
   }
-  return <Round key={root} review={review} entries={material.material} scopeReady={scopeReady} />;
+  return <Round key={root} review={review} material={material} scopeReady={scopeReady} />;
 }
 
 function Shell({ review, children }: { review: ReturnType<typeof useReview>; children: React.ReactNode }) {
@@ -59,15 +64,17 @@ function Shell({ review, children }: { review: ReturnType<typeof useReview>; chi
   );
 }
 
-function Round({ review, entries, scopeReady }: { review: ReturnType<typeof useReview>; entries: MaterialEntry[]; scopeReady: boolean }) {
+function Round({ review, material, scopeReady }: { review: ReturnType<typeof useReview>; material: Material; scopeReady: boolean }) {
+  const entries = material.material;
   const notes = useNotes(api, review.notes, scopeReady);
+  const sinceLast = useSinceLast(api, material);
   const reading = useReading();
   const { isViewed, setViewed } = useViewed();
   const [format, setFormat] = useStored<DiffFormat>('format', 'line-by-line');
   const [help, setHelp] = useState(false);
 
   const good = review.lastGoodCards;
-  const cards = good?.data.cards ?? [];
+  const cards = good?.data.cards ?? NO_CARDS;
   const invalid = good?.invalid ?? [];
   const hasCards = cards.length > 0 || invalid.length > 0;
   // Until the reader picks a mode, cards open when there are any, Raw otherwise (also while cards.json is missing or broken).
@@ -103,6 +110,10 @@ function Round({ review, entries, scopeReady }: { review: ReturnType<typeof useR
     },
   };
 
+  // One value per change of notes, cards or round, so note boxes re-render only then.
+  const threadMap = useMemo(() => noteThreads(notes.notes, cards, material.generated), [notes.notes, cards, material.generated]);
+  const threads = useMemo<Threads>(() => ({ threads: threadMap, titleOf: context.titleOf, onSelect: context.onSelect }), [threadMap]);
+
   const openFile = (ref: string) => {
     setCurrentFile(ref);
     document.querySelector(`section.inv-file[data-ref="${CSS.escape(ref)}"]`)?.scrollIntoView({ block: 'start' });
@@ -135,35 +146,37 @@ function Round({ review, entries, scopeReady }: { review: ReturnType<typeof useR
   }
 
   return (
-    <div className="inv-app">
-      <Header
-        source={entries.length}
-        mode={mode}
-        onMode={setMode}
-        hasCards={hasCards}
-        format={format}
-        onFormat={setFormat}
-        budget={{ minutes: reading.budgetMinutes, onMinutes: reading.setBudgetMinutes, total, fits: fits.size, cards: ordered.length }}
-        notes={notes.notes}
-        onHelp={() => setHelp(true)}
-      />
-      <Banners review={review} />
-      {mode === 'cards' && hasCards ? (
-        <CardsMode
-          cards={cards}
-          invalid={invalid}
-          request={good?.data.request}
-          coverage={coverage}
-          fits={fits}
-          context={context}
-          reading={reading}
-          selected={selected}
+    <ThreadsContext.Provider value={threads}>
+      <div className="inv-app">
+        <Header
+          source={entries.length}
+          mode={mode}
+          onMode={setMode}
+          hasCards={hasCards}
+          format={format}
+          onFormat={setFormat}
+          budget={{ minutes: reading.budgetMinutes, onMinutes: reading.setBudgetMinutes, total, fits: fits.size, cards: ordered.length }}
+          notes={notes.notes}
+          onHelp={() => setHelp(true)}
         />
-      ) : (
-        <RawMode entries={entries} cards={cards} context={context} current={currentFile} onOpen={openFile} />
-      )}
-      {help && <HelpOverlay onClose={() => setHelp(false)} />}
-    </div>
+        <Banners review={review} />
+        {mode === 'cards' && hasCards ? (
+          <CardsMode
+            cards={cards}
+            invalid={invalid}
+            request={good?.data.request}
+            coverage={coverage}
+            fits={fits}
+            context={context}
+            reading={reading}
+            selected={selected}
+          />
+        ) : (
+          <RawMode entries={entries} cards={cards} context={context} current={currentFile} onOpen={openFile} sinceLast={sinceLast} />
+        )}
+        {help && <HelpOverlay onClose={() => setHelp(false)} />}
+      </div>
+    </ThreadsContext.Provider>
   );
 }
 

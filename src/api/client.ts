@@ -1,4 +1,4 @@
-import type { CardsState, ChangedEvent, Freshness, MaterialState, NotePut, NotePutResult, NotesState } from '../../schemas/api';
+import type { CardsState, ChangedEvent, Freshness, MaterialState, NotePut, NotePutResult, NotesState, SinceLast } from '../../schemas/api';
 
 /** The session token the server put in the URL fragment (`#token=…`); kept for this tab's reloads. */
 export function sessionToken(): string {
@@ -45,6 +45,7 @@ export class Api {
   cards = () => this.json<CardsState>('/api/cards');
   notes = () => this.json<NotesState>('/api/notes');
   freshness = () => this.json<Freshness>('/api/freshness');
+  sinceLast = () => this.json<SinceLast>('/api/since-last');
 
   putNote = (key: string, body: NotePut) =>
     this.json<NotePutResult>(`/api/notes/${encodeURIComponent(key)}`, {

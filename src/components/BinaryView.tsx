@@ -21,13 +21,21 @@ export function BinaryView({ entry, api }: { entry: MaterialEntry; api: Api }) {
   return (
     <div className="inv-images">
       {/* `bytes` is the size of the side that exists last: the before side for a deleted file. */}
-      <Side label="before" path={before} size={entry.before_size} api={api} bytes={entry.status === 'deleted' ? (entry.bytes ?? undefined) : undefined} />
-      <Side label="after" path={after} size={entry.size} api={api} bytes={entry.status === 'deleted' ? undefined : (entry.bytes ?? undefined)} />
+      <Side
+        label="before"
+        path={before}
+        none={entry.status === 'added' ? 'did not exist' : 'no before copy kept'}
+        size={entry.before_size}
+        api={api}
+        bytes={entry.status === 'deleted' ? (entry.bytes ?? undefined) : undefined}
+      />
+      <Side label="after" path={after} none="deleted" size={entry.size} api={api} bytes={entry.status === 'deleted' ? undefined : (entry.bytes ?? undefined)} />
     </div>
   );
 }
 
-function Side({ label, path, size, api, bytes }: { label: string; path: string | null; size?: { w: number; h: number }; api: Api; bytes?: number }) {
+/** `none` says why a side has no image (e.g. the since-last view keeps no before copy of a binary). */
+function Side({ label, path, none, size, api, bytes }: { label: string; path: string | null; none: string; size?: { w: number; h: number }; api: Api; bytes?: number }) {
   const url = useObjectUrl(api, path);
   return (
     <figure className="inv-image-side">
@@ -37,7 +45,7 @@ function Side({ label, path, size, api, bytes }: { label: string; path: string |
         {bytes != null ? ` · ${formatBytes(bytes)}` : ''}
       </figcaption>
       {path === null ? (
-        <div className="inv-image-none">{label === 'before' ? 'did not exist' : 'deleted'}</div>
+        <div className="inv-image-none">{none}</div>
       ) : url.error ? (
         <div className="inv-image-none">{url.error}</div>
       ) : url.value ? (

@@ -7,6 +7,7 @@ import type { Detail } from '../model/detail';
 import { cardKey } from '../model/note-keys';
 import { renderFor } from '../renders/registry';
 import type { NotesApi } from '../state/useNotes';
+import { CardAddresses } from './CardAddresses';
 import { CardFields } from './CardFields';
 import { NoteBox } from './NoteBox';
 import { Question, type Prediction } from './Question';
@@ -49,6 +50,7 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
         <DetailSwitch detail={detail} onDetail={onDetail} />
       </header>
       <Thread card={card} continuedBy={continuedBy} context={context} />
+      <CardAddresses keys={card.addresses ?? []} notes={notes.notes} />
       {dangling.length > 0 && (
         <p className="inv-dangling" role="note">
           Names {dangling.length === 1 ? 'a file that is' : 'files that are'} not in this round: {dangling.map((r) => `“${r}”`).join(', ')}.

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { NoteKind } from '../../schemas/notes';
 import type { NotesApi, NoteStatus } from '../state/useNotes';
+import { NoteThread } from './NoteThread';
 
 interface Props {
   noteKey: string;
@@ -10,12 +11,15 @@ interface Props {
   /** The diff line a line note is anchored to. */
   quote?: string;
   notes: NotesApi;
+  /** Focus the box when it mounts. */
   autoFocus?: boolean;
+  /** Called once the box took the focus, so a box drawn again later does not take it again. */
+  onFocused?: () => void;
   label: string;
 }
 
-/** A note on a card, a file or a line: saved as you type, never lost, cleared to delete. */
-export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, label }: Props) {
+/** A note on a card, a file or a line: saved as you type, never lost, cleared to delete; under it, its thread. */
+export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, onFocused, label }: Props) {
   const area = useRef<HTMLTextAreaElement>(null);
   const text = notes.text(noteKey);
   const kind: NoteKind = notes.notes[noteKey]?.kind ?? 'change';
@@ -26,7 +30,8 @@ export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, label }
     if (!autoFocus || !box) return;
     box.focus({ preventScroll: true });
     box.setSelectionRange(box.value.length, box.value.length);
-  }, [autoFocus]);
+    onFocused?.();
+  }, [autoFocus]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const write = (next: { text?: string; kind?: NoteKind }) =>
     notes.write(noteKey, {
@@ -60,6 +65,7 @@ export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, label }
         </label>
         <StatusLine status={status} locked={notes.locked} empty={text === ''} />
       </div>
+      <NoteThread noteKey={noteKey} hasNote={noteKey in notes.notes} />
     </div>
   );
 }

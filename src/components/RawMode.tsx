@@ -1,10 +1,13 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import type { Card } from '../../schemas/cards';
 import type { MaterialEntry } from '../../schemas/material';
 import { FileDiff } from '../diff/FileDiff';
 import { fileTree, treeOrder } from '../model/file-tree';
+import type { SinceLastView } from '../state/useSinceLast';
 import type { CardContext } from './CardView';
 import { FileTree } from './FileTree';
+import { NotesElsewhere } from './NotesElsewhere';
+import { RoundSwitch, type RoundView } from './RoundSwitch';
 
 interface Props {
   entries: MaterialEntry[];
@@ -12,11 +15,18 @@ interface Props {
   context: CardContext;
   current: string | null;
   onOpen: (ref: string) => void;
+  sinceLast: SinceLastView;
 }
 
-/** Every file of the material, whatever the cards say: a tree on the left, every diff on the right. */
-export function RawMode({ entries, cards, context, current, onOpen }: Props) {
-  const tree = useMemo(() => fileTree(entries), [entries]);
+/**
+ * Every file of the material, whatever the cards say: a tree on the left, every diff on
+ * the right; or, switched, only what changed since the previous round.
+ */
+export function RawMode({ entries, cards, context, current, onOpen, sinceLast }: Props) {
+  const [view, setView] = useState<RoundView>('whole');
+  const since = view === 'since' && sinceLast.state === 'ok' ? sinceLast.data : null;
+  const shown = since ? since.material : entries;
+  const tree = useMemo(() => fileTree(shown), [shown]);
   const ordered = useMemo(() => treeOrder(tree), [tree]);
   // Marks stay visible in Raw too: cards add, they never take away.
   const marksByRef = useMemo(() => {
@@ -27,11 +37,13 @@ export function RawMode({ entries, cards, context, current, onOpen }: Props) {
   return (
     <div className="inv-layout">
       <FileTree tree={tree} onOpen={(e) => onOpen(e.ref)} isViewed={context.isViewed} current={current} />
-      <main className="inv-main inv-raw" aria-label="Every changed file">
-        {ordered.length === 0 && <p className="inv-empty">Nothing changed in this round.</p>}
+      <main className="inv-main inv-raw" aria-label={since ? `Changed since round ${since.from}` : 'Every changed file'}>
+        <RoundSwitch view={view} onView={setView} sinceLast={sinceLast} />
+        <NotesElsewhere entries={entries} notes={context.notes} />
+        {ordered.length === 0 && <p className="inv-empty">{since ? `Nothing changed since round ${since.from}.` : 'Nothing changed in this round.'}</p>}
         {ordered.map((entry) => (
           <FileDiff
-            key={entry.ref}
+            key={`${since ? 'since' : 'whole'}:${entry.ref}`}
             entry={entry}
             format={context.format}
             api={context.api}
@@ -40,6 +52,7 @@ export function RawMode({ entries, cards, context, current, onOpen }: Props) {
             viewed={context.isViewed(entry)}
             onViewed={(on) => context.setViewed(entry, on)}
             fileNote
+            sinceRound={since?.from}
           />
         ))}
       </main>

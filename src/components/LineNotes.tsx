@@ -1,0 +1,123 @@
+import type { RefObject } from 'react';
+import type { MaterialEntry } from '../../schemas/material';
+import type { LineExtra } from '../diff/ChunkView';
+import { lineAnchor, type DiffLine } from '../model/diff-lines';
+import { placeLineNote } from '../model/line-notes';
+import { parseNoteKey, type Side } from '../model/note-keys';
+import type { NotesApi } from '../state/useNotes';
+import { NoteBox } from './NoteBox';
+
+/** A line note that no line of this diff reads as it quoted: shown at the top of its file. */
+export interface ApartLineNote {
+  key: string;
+  side: Side;
+  line: number;
+  quote: string | undefined;
+}
+
+/** The keys of the line notes on the file `ref`. */
+export function lineNoteKeys(notes: NotesApi, ref: string): string[] {
+  return Object.keys(notes.notes).filter((key) => {
+    const target = parseNoteKey(key);
+    return target.kind === 'line' && target.ref === ref;
+  });
+}
+
+/**
+ * Places each line note of the file with `placeLineNote`: under its line, under the one
+ * line that reads exactly as it quoted (saying it followed its line), or apart at the
+ * top of the file. `focus` holds the key of a note the reader just opened on a line
+ * until its box has taken the focus: a diff drawn again (a new round) must not take it.
+ */
+export function placeLineNotes(entry: MaterialEntry, lines: DiffLine[], notes: NotesApi, keys: string[], focus: RefObject<string | null>) {
+  const extras: LineExtra[] = [];
+  const apart: ApartLineNote[] = [];
+  for (const key of keys) {
+    const target = parseNoteKey(key);
+    if (target.kind !== 'line') continue;
+    const stored = notes.notes[key]?.quote;
+    const place = placeLineNote(lines, target.side, target.line, stored);
+    if (place.state === 'outdated') {
+      apart.push({ key, side: target.side, line: target.line, quote: stored });
+      continue;
+    }
+    const anchor = lineAnchor(place.line)!;
+    const moved = place.state === 'moved' ? `${anchor.side}${anchor.line}` : null;
+    extras.push({
+      ...anchor,
+      id: `note:${key}${moved ? `@${moved}` : ''}`,
+      render: () => (
+        <>
+          {moved && (
+            <p className="inv-note-moved" role="note">
+              Written on line {target.side}
+              {target.line}; it followed its line, which now reads here at {moved}.
+            </p>
+          )}
+          <LineNoteBox
+            entry={entry}
+            noteKey={key}
+            side={target.side}
+            line={target.line}
+            quote={stored ?? place.line.text}
+            notes={notes}
+            autoFocus={focus.current === key}
+            onFocused={() => (focus.current = null)}
+          />
+        </>
+      ),
+    });
+  }
+  return { extras, apart };
+}
+
+interface BoxProps {
+  entry: MaterialEntry;
+  noteKey: string;
+  side: Side;
+  line: number;
+  quote: string | undefined;
+  notes: NotesApi;
+  autoFocus?: boolean;
+  onFocused?: () => void;
+}
+
+function LineNoteBox({ entry, noteKey, side, line, quote, notes, autoFocus, onFocused }: BoxProps) {
+  return (
+    <NoteBox
+      noteKey={noteKey}
+      title={`${entry.ref} line ${side}${line}`}
+      refs={[entry.ref]}
+      quote={quote}
+      notes={notes}
+      autoFocus={autoFocus}
+      onFocused={onFocused}
+      label={`Note on ${entry.ref} line ${side}${line}`}
+    />
+  );
+}
+
+/**
+ * Line notes whose line is not in this diff, at the top of the file, each quoting the
+ * line it was written on. `sinceRound` is set in the since-last view, where a line that
+ * did not change between the rounds is simply not in the diff.
+ */
+export function ApartLineNotes({ entry, apart, notes, sinceRound }: { entry: MaterialEntry; apart: ApartLineNote[]; notes: NotesApi; sinceRound?: number }) {
+  if (apart.length === 0) return null;
+  return (
+    <div className="inv-line-notes-apart">
+      {apart.map((note) => (
+        <div key={note.key} className="inv-outdated" data-outdated-key={note.key}>
+          <p className="inv-outdated-label" role="note">
+            {sinceRound === undefined ? 'Outdated' : 'Not in this view'}: line note on {note.side}
+            {note.line}, written on {note.quote === undefined ? 'a line it did not quote' : <code className="inv-quote">{note.quote}</code>}.{' '}
+            {sinceRound === undefined
+              ? 'That line is no longer in this round’s diff.'
+              : `That line is not in the diff since round ${sinceRound}; the whole round shows where it stands.`}
+          </p>
+          <LineNoteBox entry={entry} noteKey={note.key} side={note.side} line={note.line} quote={note.quote} notes={notes} />
+        </div>
+      ))}
+    </div>
+  );
+}
