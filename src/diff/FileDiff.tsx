@@ -1,12 +1,13 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { Mark } from '../../schemas/cards';
 import type { MaterialEntry } from '../../schemas/material';
 import type { Api } from '../api/client';
 import { BinaryView } from '../components/BinaryView';
+import { ApartLineNotes, lineNoteKeys, placeLineNotes } from '../components/LineNotes';
 import { NoteBox } from '../components/NoteBox';
 import { diffLines, findLine, lineAnchor } from '../model/diff-lines';
 import { placeMarks } from '../model/marks';
-import { fileKey, lineKey, parseNoteKey } from '../model/note-keys';
+import { fileKey, lineKey } from '../model/note-keys';
 import type { NotesApi } from '../state/useNotes';
 import { ChunkView, type LineExtra } from './ChunkView';
 import { chunkDiff, parseDiff, type DiffFormat } from './diff2html';
@@ -25,22 +26,23 @@ interface Props {
   onViewed: (on: boolean) => void;
   /** Show the file-level note box (for files no card claims, and in Raw). */
   fileNote: boolean;
+  /** Set when the diff is the one since that round (not the whole round): line notes off it are not outdated. */
+  sinceRound?: number;
 }
 
 /** One file of the material: its header, then its diff, image, or the reason it has none. */
-export function FileDiff({ entry, format, api, notes, marks, viewed, onViewed, fileNote }: Props) {
+export function FileDiff({ entry, format, api, notes, marks, viewed, onViewed, fileNote, sinceRound }: Props) {
   const lineCount = useMemo(() => countLines(entry.diff), [entry.diff]);
   const [open, setOpen] = useState(() => !(entry.generated === true || lineCount > HUGE_LINES) || marks.length > 0);
-  // Numbered lines are needed to place marks and line notes; a folded file without marks skips the work.
-  const lines = useMemo(() => (entry.diff && (open || marks.length) ? diffLines(entry.diff) : []), [entry.diff, open, marks.length]);
-  const placed = useMemo(() => placeMarks(marks, lines), [marks, lines]);
   const [openLine, setOpenLine] = useState<string | null>(null);
-
-  const lineNoteKeys = Object.keys(notes.notes).filter((key) => {
-    const target = parseNoteKey(key);
-    return target.kind === 'line' && target.ref === entry.ref;
-  });
-  const keys = openLine && !lineNoteKeys.includes(openLine) ? [...lineNoteKeys, openLine] : lineNoteKeys;
+  const focusLine = useRef<string | null>(null);
+  const savedKeys = lineNoteKeys(notes, entry.ref);
+  const keys = openLine && !savedKeys.includes(openLine) ? [...savedKeys, openLine] : savedKeys;
+  const hasLineNotes = savedKeys.length > 0;
+  // Numbered lines are needed to place marks and line notes; a folded file without either skips the work.
+  const lines = useMemo(() => (entry.diff && (open || marks.length || hasLineNotes) ? diffLines(entry.diff) : []), [entry.diff, open, marks.length, hasLineNotes]);
+  const placed = useMemo(() => placeMarks(marks, lines), [marks, lines]);
+  const lineNotes = placeLineNotes(entry, lines, notes, keys, focusLine);
 
   const extras: LineExtra[] = [
     ...placed
@@ -49,36 +51,15 @@ export function FileDiff({ entry, format, api, notes, marks, viewed, onViewed, f
         const anchor = lineAnchor(p.line!)!;
         return { ...anchor, id: `mark:${i}:${p.cardId}`, render: () => <MarkNote text={p.mark.text} cardId={p.cardId} /> };
       }),
-    ...keys.flatMap((key) => {
-      const target = parseNoteKey(key);
-      if (target.kind !== 'line') return [];
-      const line = findLine(lines, target.side, target.line);
-      const quote = notes.notes[key]?.quote ?? line?.text;
-      return [
-        {
-          side: target.side,
-          line: target.line,
-          id: `note:${key}`,
-          render: () => (
-            <NoteBox
-              noteKey={key}
-              title={`${entry.ref} line ${target.side}${target.line}`}
-              refs={[entry.ref]}
-              quote={quote}
-              notes={notes}
-              autoFocus={key === openLine}
-              label={`Note on ${entry.ref} line ${target.side}${target.line}`}
-            />
-          ),
-        },
-      ];
-    }),
+    ...lineNotes.extras,
   ];
 
   const onLineClick = (side: Side, n: number) => {
     const line = findLine(lines, side, n);
     const anchor = line ? lineAnchor(line) : { side, line: n };
-    if (anchor) setOpenLine(lineKey(entry.ref, anchor.side, anchor.line));
+    if (!anchor) return;
+    focusLine.current = lineKey(entry.ref, anchor.side, anchor.line);
+    setOpenLine(focusLine.current);
   };
 
   const unmatched = placed.filter((p) => !p.line);
@@ -91,6 +72,7 @@ export function FileDiff({ entry, format, api, notes, marks, viewed, onViewed, f
           <span className="inv-mark-text">{p.mark.text}</span>
         </div>
       ))}
+      <ApartLineNotes entry={entry} apart={lineNotes.apart} notes={notes} sinceRound={sinceRound} />
       <FileBody entry={entry} api={api} open={open} lineCount={lineCount} onOpen={() => setOpen(true)}>
         {open && <ChunkedDiff entry={entry} format={format} extras={extras} onLineClick={onLineClick} />}
       </FileBody>
