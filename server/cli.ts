@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { version } from '../package.json';
-import { demo } from './commands/demo';
 import { check } from './commands/check';
 import { notes } from './commands/notes';
 import { rounds } from './commands/rounds';
@@ -17,7 +16,9 @@ Usage:
                                                line printed is its URL, with the session token)
   involut rounds [--base REF | --since-last]   capture the round into .review/material.json
   involut rounds --begin                       record the base of the next round (run before the work)
-  involut demo                                 build a demo repository with a round of changes and capture it
+  involut demo [--port N] [--host H] [--no-open] [--keep]
+                                               build a small demo repository with a round of an agent's
+                                               work and its cards, in a temporary folder, and serve it
   involut check [--strict]                     check .review/cards.json and notes.json against the contract
                                                and the round: errors exit 1, warnings exit 0 (1 with --strict)
   involut notes [--all]                        print the open notes as Markdown for the agent (--all: the
@@ -28,7 +29,7 @@ Usage:
   involut --help | --version
 
 Options for every command:
-  --repo DIR     the repository (default: the git top level of the current folder)
+  --repo DIR     the repository (default: the git top level of the current folder; demo builds its own)
   --json         machine-readable output on stdout; errors as {"error":{"code","message"}}
   --quiet        print nothing on success
   -h, --help     this help
@@ -37,6 +38,9 @@ Options of serve: --port N (default 4747, else the next free port; 0: any free p
 --host H (default 127.0.0.1; anything else warns: the network could reach your code),
 --no-open (print the URL, do not open a browser). A second \`involut\` for the same
 repository prints the running server's URL and exits.
+
+Options of demo: serve's --port, --host and --no-open; --keep (leave the demo folder in
+place when the server stops; by default it is removed on Ctrl-C or SIGTERM).
 
 The base of a round, in order: --base REF; --since-last (the tree the previous round
 captured); the base recorded by \`involut rounds --begin\`; the merge-base with the default
@@ -66,6 +70,17 @@ const SERVE = {
   port: { type: 'string' },
   host: { type: 'string' },
   'no-open': { type: 'boolean', default: false },
+} as const satisfies ParseArgsConfig['options'];
+
+/** Serve's flags but --repo (the demo builds its own), and --keep. */
+const DEMO = {
+  json: COMMON.json,
+  quiet: COMMON.quiet,
+  help: COMMON.help,
+  port: SERVE.port,
+  host: SERVE.host,
+  'no-open': SERVE['no-open'],
+  keep: { type: 'boolean', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
 const CHECK = { ...COMMON, strict: { type: 'boolean', default: false } } as const satisfies ParseArgsConfig['options'];
@@ -98,7 +113,13 @@ const COMMANDS: Record<string, Command<Options>> = {
     options: ROUNDS,
     run: (values, out) => rounds({ repo: values.repo ?? process.cwd(), base: values.base, sinceLast: values['since-last'], begin: values.begin }, out),
   }),
-  demo: command({ options: COMMON, run: (_values, out) => demo(out) }),
+  demo: command({
+    options: DEMO,
+    run: async (values, out) => {
+      const { demo } = await import('./commands/demo');
+      await demo({ port: portFlag(values.port), host: values.host, open: !values['no-open'], keep: values.keep }, out);
+    },
+  }),
   check: command({ options: CHECK, run: (values, out) => check({ repo: values.repo ?? process.cwd(), strict: values.strict }, out) }),
   notes: command({ options: NOTES, run: (values, out) => notes({ repo: values.repo ?? process.cwd(), all: values.all }, out) }),
   skill: command({ options: SKILL, run: (values, out) => skill({ repo: values.repo ?? process.cwd(), install: values.install }, out) }),

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -24,6 +24,11 @@ describe('the published package', { timeout: 300_000 }, () => {
     expect(files).toContain('schemas/json/material.schema.json');
     expect(files.filter((f) => /^(src|server|tests|node_modules|bench)\//.test(f))).toEqual([]);
     expect(files.filter((f) => /^schemas\/[^/]+\.ts$/.test(f))).toEqual([]);
+    // The demo's fixture, whole (its PNGs included), and no other fixture.
+    for (const file of ['recipe.json', 'cards.json', 'base/assets/hero-sheet.png', 'working/assets/hero-sheet.png', 'committed/db/schema.sql']) {
+      expect(files).toContain(`fixtures/demo-repo/${file}`);
+    }
+    expect(files.filter((f) => f.startsWith('fixtures/') && !f.startsWith('fixtures/demo-repo/'))).toEqual([]);
   });
 
   describe('installed from its tarball', () => {
@@ -62,10 +67,30 @@ describe('the published package', { timeout: 300_000 }, () => {
       expect(material.material.map((m) => [m.ref, m.status])).toEqual([['added.txt', 'added']]);
     });
 
-    it('involut demo finds its fixtures inside the package', async () => {
+    it('involut demo finds its fixtures inside the package, serves them, and cleans up on SIGTERM', async () => {
       const tmp = await temporaryFolder('involut-demo-tmp-');
-      const { stdout } = await run(bin, ['demo', '--json'], { cwd: tmp, env: isolatedEnv(home, { TMPDIR: tmp }) });
-      expect(JSON.parse(stdout)).toMatchObject({ files: 4, by_status: { added: 1, modified: 1, deleted: 1, renamed: 1 } });
+      const child = spawn(bin, ['demo', '--json', '--no-open', '--port', '0'], { cwd: tmp, env: isolatedEnv(home, { TMPDIR: tmp }) });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      let stdout = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no JSON from the demo within 60 s: ${stdout}`)), 60_000);
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          stdout += chunk;
+          if (/^\}$/m.test(stdout)) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+        void exited.then(() => reject(new Error(`the demo exited before printing: ${stdout}`)));
+      });
+      const facts = JSON.parse(stdout) as { url: string; folder: string; cards: string };
+      expect(facts).toMatchObject({ files: 18, by_status: { added: 8, modified: 7, deleted: 2, renamed: 1 }, cards_count: 7 });
+      expect(existsSync(facts.cards)).toBe(true);
+      // The built viewer ships too: the page the URL names is served.
+      expect((await fetch(facts.url)).status).toBe(200);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(existsSync(facts.folder)).toBe(false);
     });
   });
 });
