@@ -184,6 +184,15 @@ describe('involut demo', () => {
     const repo = path.join(folder!, 'dungeon-dash');
     expect(demo.stderr()).toContain(`Kept the demo repository in ${repo}`);
     expect(existsSync(path.join(repo, '.review', 'cards.json'))).toBe(true);
+    // `involut check` finds no error in the demo's cards, and only the two slips made on purpose.
+    const check = await runCli(['check', '--json', '--repo', repo], { cwd: demo.tmp });
+    expect(check.code).toBe(0);
+    const report = JSON.parse(check.stdout) as { errors: number; findings: Array<{ code: string; card?: string }> };
+    expect(report.errors).toBe(0);
+    expect(report.findings.map((f) => [f.code, f.card ?? null])).toEqual([
+      ['mark-unmatched', 'c_idle'],
+      ['unclaimed', null],
+    ]);
   });
 
   it('SIGTERM while it is still building serves nothing and still removes its folder', async () => {
