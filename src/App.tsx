@@ -67,7 +67,6 @@ function Shell({ review, children }: { review: ReturnType<typeof useReview>; chi
 function Round({ review, material, scopeReady }: { review: ReturnType<typeof useReview>; material: Material; scopeReady: boolean }) {
   const entries = material.material;
   const notes = useNotes(api, review.notes, scopeReady);
-  const sinceLast = useSinceLast(api, material);
   const reading = useReading();
   const { isViewed, setViewed } = useViewed();
   const [format, setFormat] = useStored<DiffFormat>('format', 'line-by-line');
@@ -80,6 +79,7 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
   // Until the reader picks a mode, cards open when there are any, Raw otherwise (also while cards.json is missing or broken).
   const [chosenMode, setMode] = useState<'cards' | 'raw' | null>(null);
   const mode = chosenMode ?? (hasCards ? 'cards' : 'raw');
+  const sinceLast = useSinceLast(api, material, mode === 'raw' || !hasCards);
   const [selected, setSelected] = useState<string | null>(null);
   const [currentFile, setCurrentFile] = useState<string | null>(null);
 

@@ -6,11 +6,17 @@ import type { Api } from '../api/client';
 /** The since-last answer, or where asking for it stands. */
 export type SinceLastView = SinceLast | { state: 'loading' } | { state: 'failed'; reason: string };
 
-/** Asks the server what changed since the previous round, again whenever a new round is captured. */
-export function useSinceLast(api: Api, material: Material): SinceLastView {
+/**
+ * Asks the server what changed since the previous round once the reader needs it
+ * (`wanted`: Raw mode is open), and again whenever a new round is captured. The server
+ * runs a git diff for it, so a page that only reads cards never asks.
+ */
+export function useSinceLast(api: Api, material: Material, wanted: boolean): SinceLastView {
   const round = `${material.source.round}:${material.source.tree}:${material.generated}`;
   const [answer, setAnswer] = useState<{ round: string; view: SinceLastView } | null>(null);
+  const answered = answer?.round === round;
   useEffect(() => {
+    if (!wanted || answered) return;
     let current = true;
     api.sinceLast().then(
       (view) => current && setAnswer({ round, view }),
@@ -19,6 +25,6 @@ export function useSinceLast(api: Api, material: Material): SinceLastView {
     return () => {
       current = false;
     };
-  }, [api, round]);
-  return answer?.round === round ? answer.view : { state: 'loading' };
+  }, [api, round, wanted, answered]);
+  return answered ? answer.view : { state: 'loading' };
 }
