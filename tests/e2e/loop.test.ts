@@ -95,6 +95,10 @@ describe('the review loop across two rounds', () => {
     await noteBox(page, `Note on card ${FIRST.title}`).pressSequentially('Why a module constant and not a parameter?');
     await page.locator('[data-note-key="c_1"]').getByRole('combobox', { name: 'Kind of note' }).selectOption('question');
     await modeButton(page, 'Raw').click();
+    // The first round has nothing to compare with, and the switch says so.
+    const which = page.getByRole('group', { name: 'Which changes' });
+    await eventually(() => text(page.locator('.inv-round-unavailable'))).toBe('This is the first round: there is no earlier one to compare with.');
+    expect(await which.getByRole('button', { name: 'Since the last round' }).isDisabled()).toBe(true);
     await clickLineNumber(page, ref, noted.number);
     await page.keyboard.type('Name it for what it is: a salutation.');
     await clickLineNumber(page, 'src/names.ts', 1);
@@ -122,7 +126,7 @@ describe('the review loop across two rounds', () => {
     expect(agent.material().source.round).toBe(2);
 
     // The line note: its line changed, so it is outdated, shown at the top of its file, answered.
-    const since = page.getByRole('group', { name: 'Which changes' }).getByRole('button', { name: /^Since round 1/ });
+    const since = which.getByRole('button', { name: /^Since round 1/ });
     await eventually(() => text(since)).toBe('Since round 1 (3 files)');
     const outdated = fileOf(page, ref).locator(`.inv-outdated[data-outdated-key=${JSON.stringify(lineKey)}]`);
     await eventually(() => text(outdated.locator('.inv-outdated-label'))).toBe(
