@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { CardsState, Issue, MaterialState, NotesState } from '../../schemas/api';
 import type { Card } from '../../schemas/cards';
-import type { Material } from '../../schemas/material';
+import type { Material, MaterialEntry } from '../../schemas/material';
 import { GraphPayload } from '../../schemas/renders/graph';
 import { ImagePayload } from '../../schemas/renders/image';
 import { SchemaPayload } from '../../schemas/renders/schema';
@@ -88,18 +88,29 @@ export function checkReview({ cards, notes, material, raw }: CheckInput): Findin
   const valid = cards.data.cards;
   const ids = new Set(listed.map((c) => c.id).filter((id): id is string => id !== null));
   perCard.push(...duplicateIds(listed));
-  valid.forEach((card, i) => perCard.push(...checkCard(card, listed[cards.invalid.length + i]!, ids, notes, changed)));
+  const known: Known = {
+    ids,
+    notes: notes.state === 'ok' ? new Set(Object.keys(notes.data.notes)) : notes.state === 'missing' ? new Set() : null,
+    entries: changed ? new Map(changed.material.map((e) => [e.ref, e])) : null,
+  };
+  valid.forEach((card, i) => perCard.push(...checkCard(card, listed[cards.invalid.length + i]!, known)));
   // Read card by card, in the file's order; the findings about no card (unclaimed files) come last.
   findings.push(...perCard.sort((a, b) => (a.position ?? 0) - (b.position ?? 0)));
   if (changed) findings.push(...unclaimed(changed, valid));
   return findings;
 }
 
-function checkCard(card: Card, where: CardAt, ids: Set<string>, notes: NotesState, material: Material | null): Finding[] {
+/** What a card is checked against: every card id, the note keys and the changed files (null: not readable). */
+interface Known {
+  ids: Set<string>;
+  notes: Set<string> | null;
+  entries: Map<string, MaterialEntry> | null;
+}
+
+function checkCard(card: Card, where: CardAt, { ids, notes, entries }: Known): Finding[] {
   const found: Finding[] = [];
-  const entries = material ? new Map(material.material.map((e) => [e.ref, e])) : null;
   if (card.continues === card.id) {
-    found.push(err('unknown-continues', '`continues` names the card itself.', 'Point `continues` at the id of the earlier card this one revises, or set it to null.', where));
+    found.push(err('continues-self', '`continues` names the card itself.', 'Point `continues` at the id of the earlier card this one revises, or set it to null.', where));
   } else if (card.continues && !ids.has(card.continues)) {
     found.push(err('unknown-continues', `\`continues\` names "${card.continues}", which is no card's id.`, 'Point `continues` at the id of the earlier card this one revises, or set it to null.', where));
   }
@@ -123,11 +134,8 @@ function checkCard(card: Card, where: CardAt, ids: Set<string>, notes: NotesStat
     found.push(warn('no-minutes', 'The card does not say how many minutes it takes to understand.', 'Set `minutes` to the time a careful reader needs, overestimated slightly.', where));
   }
   found.push(...checkPayload(card, where));
-  if (notes.state === 'ok' || notes.state === 'missing') {
-    const keys = notes.state === 'ok' ? notes.data.notes : {};
-    for (const key of (card.addresses ?? []).filter((k) => !Object.hasOwn(keys, k))) {
-      found.push(warn('unknown-note', `\`addresses\` names "${key}", which is not a note in notes.json.`, 'Copy note keys exactly as `involut notes` prints them (if the reader has since deleted that note, nothing is left to do).', where));
-    }
+  for (const key of notes ? (card.addresses ?? []).filter((k) => !notes.has(k)) : []) {
+    found.push(warn('unknown-note', `\`addresses\` names "${key}", which is not a note in notes.json.`, 'Copy note keys exactly as `involut notes` prints them (if the reader has since deleted that note, nothing is left to do).', where));
   }
   return found;
 }
