@@ -157,6 +157,7 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
           onFormat={setFormat}
           budget={{ minutes: reading.budgetMinutes, onMinutes: reading.setBudgetMinutes, total, fits: fits.size, cards: ordered.length }}
           notes={notes.notes}
+          promptContext={{ cards, material: entries, threads: threadMap }}
           onHelp={() => setHelp(true)}
         />
         <Banners review={review} />

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Note } from '../../schemas/notes';
 import type { DiffFormat } from '../diff/diff2html';
-import { notesPrompt } from '../model/prompt';
+import { notesPrompt, type NotesContext } from '../model/prompt';
 
 interface Props {
   source: number;
@@ -12,11 +12,13 @@ interface Props {
   onFormat: (format: DiffFormat) => void;
   budget: { minutes: number; onMinutes: (m: number) => void; total: number; fits: number; cards: number };
   notes: Record<string, Note>;
+  /** What the copied prompt orders and annotates the notes with (card order, threads). */
+  promptContext: NotesContext;
   onHelp: () => void;
 }
 
 /** The top bar: mode, diff format, the daily budget, the notes hand-over, and help. */
-export function Header({ source, mode, onMode, hasCards, format, onFormat, budget, notes, onHelp }: Props) {
+export function Header({ source, mode, onMode, hasCards, format, onFormat, budget, notes, promptContext, onHelp }: Props) {
   const count = Object.keys(notes).length;
   return (
     <header className="inv-header">
@@ -52,7 +54,7 @@ export function Header({ source, mode, onMode, hasCards, format, onFormat, budge
           min · cards need {budget.total} min · {budget.fits} of {budget.cards} fit
         </label>
       )}
-      <CopyPrompt notes={notes} count={count} />
+      <CopyPrompt notes={notes} count={count} context={promptContext} />
       <button type="button" className="inv-icon-button" aria-label="Keyboard shortcuts" onClick={onHelp}>
         ?
       </button>
@@ -60,10 +62,10 @@ export function Header({ source, mode, onMode, hasCards, format, onFormat, budge
   );
 }
 
-function CopyPrompt({ notes, count }: { notes: Record<string, Note>; count: number }) {
+function CopyPrompt({ notes, count, context }: { notes: Record<string, Note>; count: number; context: NotesContext }) {
   const [copied, setCopied] = useState<string | null>(null);
   const copy = async () => {
-    const text = notesPrompt(notes);
+    const text = notesPrompt(notes, context);
     try {
       await navigator.clipboard.writeText(text);
       setCopied('Copied: paste it to your agent.');
