@@ -30,6 +30,8 @@ export async function serve(flags: ServeFlags, out: Output): Promise<void> {
   }
   const host = flags.host ?? '127.0.0.1';
   if (!isLoopback(host)) out.warn(exposedWarning(host));
+  // Listen for the stop signals before anything is printed: whoever reads the URL may stop us at once.
+  const stopped = stopSignal();
   const server = await startServer({ repo: root, host, port: flags.port, onError: (error) => out.warn(describe(error)) });
   if (server.other) {
     out.result({ url: server.other.url, repo: root, running: true }, () => [server.other!.url]);
@@ -40,7 +42,7 @@ export async function serve(flags: ServeFlags, out: Output): Promise<void> {
   if (flags.open) {
     open(server.url).catch((error: unknown) => out.warn(`could not open a browser (${describe(error)}); open the URL above yourself.`));
   }
-  const signal = await stopSignal();
+  const signal = await stopped;
   info(out, `${signal}: finishing note writes and stopping.`);
   await server.close();
 }

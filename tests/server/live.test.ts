@@ -165,6 +165,14 @@ describe('involut serve', () => {
     expect(rounds).toContain(server.url);
   });
 
+  it('stops cleanly on a SIGTERM sent the moment its URL is printed', async () => {
+    const repo = makeRepo();
+    const server = await serve(repo.dir);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(server.stderr()).toContain('SIGTERM: finishing note writes and stopping.');
+  });
+
   it('leaves a valid notes.json, with every acknowledged note, when SIGTERM lands in a burst of writes', async () => {
     const repo = makeRepo();
     const server = await serve(repo.dir);
