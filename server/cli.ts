@@ -1,10 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { version } from '../package.json';
-import { check } from './commands/check';
-import { notes } from './commands/notes';
-import { rounds } from './commands/rounds';
-import { skill } from './commands/skill';
 import { InvolutError } from './errors';
 import { Output } from './output';
 
@@ -111,7 +107,11 @@ const COMMANDS: Record<string, Command<Options>> = {
   }),
   rounds: command({
     options: ROUNDS,
-    run: (values, out) => rounds({ repo: values.repo ?? process.cwd(), base: values.base, sinceLast: values['since-last'], begin: values.begin }, out),
+    run: async (values, out) => {
+      // Every command is loaded when it runs: `rounds` starts git early, and zod (which the others use) costs it a third of its start-up.
+      const { rounds } = await import('./commands/rounds');
+      await rounds({ repo: values.repo ?? process.cwd(), base: values.base, sinceLast: values['since-last'], begin: values.begin }, out);
+    },
   }),
   demo: command({
     options: DEMO,
@@ -120,9 +120,18 @@ const COMMANDS: Record<string, Command<Options>> = {
       await demo({ port: portFlag(values.port), host: values.host, open: !values['no-open'], keep: values.keep }, out);
     },
   }),
-  check: command({ options: CHECK, run: (values, out) => check({ repo: values.repo ?? process.cwd(), strict: values.strict }, out) }),
-  notes: command({ options: NOTES, run: (values, out) => notes({ repo: values.repo ?? process.cwd(), all: values.all }, out) }),
-  skill: command({ options: SKILL, run: (values, out) => skill({ repo: values.repo ?? process.cwd(), install: values.install }, out) }),
+  check: command({
+    options: CHECK,
+    run: async (values, out) => (await import('./commands/check')).check({ repo: values.repo ?? process.cwd(), strict: values.strict }, out),
+  }),
+  notes: command({
+    options: NOTES,
+    run: async (values, out) => (await import('./commands/notes')).notes({ repo: values.repo ?? process.cwd(), all: values.all }, out),
+  }),
+  skill: command({
+    options: SKILL,
+    run: async (values, out) => (await import('./commands/skill')).skill({ repo: values.repo ?? process.cwd(), install: values.install }, out),
+  }),
 };
 
 /** Runs one command line; the only place that decides the exit code. */

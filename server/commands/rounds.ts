@@ -7,7 +7,6 @@ import { emitRound, type RoundSummary } from '../emit/material';
 import { assertWritable, reviewDir } from '../review-dir';
 import { writeBegin } from '../emit/rounds';
 import type { Output } from '../output';
-import { findRunningServer } from '../running-servers';
 
 export interface RoundsFlags {
   repo: string;
@@ -39,9 +38,15 @@ export async function rounds(flags: RoundsFlags, out: Output): Promise<void> {
     ]);
     return;
   }
-  const summary = await emitRound(repo, { ref: flags.base, sinceLast: flags.sinceLast });
+  // Loaded while git captures the tree: it brings zod, whose import would otherwise delay the capture's start.
+  let servers: Promise<typeof import('../running-servers')> | undefined;
+  const summary = await emitRound(repo, { ref: flags.base, sinceLast: flags.sinceLast }, () => {
+    servers = import('../running-servers');
+    servers.catch(() => {}); // awaited below
+  });
   for (const warning of summary.warnings) out.warn(warning);
   // The viewer URL of a server already running for this repository, so the agent can hand it on.
+  const { findRunningServer } = await (servers ?? import('../running-servers'));
   const viewer = (await findRunningServer(repo.root))?.url;
   out.result({ ...jsonRound(summary), ...(viewer ? { viewer } : {}) }, () => [
     ...describeRound(summary, repo.root),

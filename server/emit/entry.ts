@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { imageSize } from 'image-size';
 import type { ImageSize, MaterialEntry, Status } from '../../schemas/material';
 import { countLines, diffText, ZERO_OID, type FileDiff, type RawChange } from '../git/diff';
 import type { Commit } from '../git/log';
@@ -27,6 +26,17 @@ export interface BlobStore {
   shortBase: string;
   /** Names already handed out this round. */
   taken: Set<string>;
+}
+
+/**
+ * image-size, loaded on first use: only binaries need it, and importing it is a sizeable
+ * part of a command's start-up. `preloadEntryModules` starts loading it early, at a
+ * moment the process would otherwise wait for git.
+ */
+let imageSizeModule: Promise<typeof import('image-size')> | null = null;
+export function preloadEntryModules(): void {
+  imageSizeModule ??= import('image-size');
+  imageSizeModule.catch(() => {}); // a failure surfaces where it is awaited
 }
 
 /** Builds one material entry from git's record and patch of a file. */
@@ -78,8 +88,11 @@ function subjects(facts: EntryFacts, change: RawChange): string[] {
 
 /** Saves the before copy of a binary and reads image dimensions of both sides. */
 async function addBinaryFacts(entry: MaterialEntry, change: RawChange, blobs: BlobStore): Promise<void> {
+  preloadEntryModules();
+  const { imageSize } = await imageSizeModule!;
+  const dimensions = (head: Buffer) => imageDimensions(imageSize, head);
   const isImage = (file: string) => IMAGE_EXTENSIONS.has(path.extname(file).toLowerCase());
-  if (!ZERO_OID.test(change.oldOid) && change.oldMode !== GITLINK) {
+  if (mayKeepBefore(change)) {
     const name = blobs.dir === null ? null : blobName(entry.ref, blobs);
     await blobs.reader.read({
       oid: change.oldOid,
@@ -106,14 +119,24 @@ async function addBinaryFacts(entry: MaterialEntry, change: RawChange, blobs: Bl
 export function blobName(ref: string, blobs: Pick<BlobStore, 'shortBase' | 'taken'>): string {
   const flat = ref.replaceAll('/', '_');
   const extension = path.extname(ref);
-  let name = `${flat}.${blobs.shortBase}${extension}`;
+  let name = baseBlobName(ref, blobs.shortBase);
   for (let n = 2; blobs.taken.has(name); n++) name = `${flat}.${blobs.shortBase}-${n}${extension}`;
   blobs.taken.add(name);
   return name;
 }
 
+/** The name a before copy gets when no other binary of the round took it first. */
+export function baseBlobName(ref: string, shortBase: string): string {
+  return `${ref.replaceAll('/', '_')}.${shortBase}${path.extname(ref)}`;
+}
+
+/** Whether a change, when binary, has a before side to copy to blobs/ (and so takes a name). */
+export function mayKeepBefore(change: RawChange): boolean {
+  return !ZERO_OID.test(change.oldOid) && change.oldMode !== GITLINK;
+}
+
 /** Width and height of a PNG, JPEG, GIF or WebP from its first bytes; undefined otherwise. */
-function dimensions(head: Buffer): ImageSize | undefined {
+function imageDimensions(imageSize: (typeof import('image-size'))['imageSize'], head: Buffer): ImageSize | undefined {
   try {
     const { width, height, type } = imageSize(head);
     if (!['png', 'jpg', 'gif', 'webp'].includes(type ?? '')) return undefined;

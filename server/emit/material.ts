@@ -3,17 +3,18 @@ import path from 'node:path';
 import type { MaterialEntry, Source, Status } from '../../schemas/material';
 import { generatedAttribute } from '../git/attributes';
 import { captureTree } from '../git/capture';
-import { diffTrees, ZERO_OID, type RawChange } from '../git/diff';
+import { splitDiff, ZERO_OID, type FileDiff, type RawChange, type SplitDiff } from '../git/diff';
 import { commitsByPath, type Commit } from '../git/log';
 import { BlobReader, blobSizes } from '../git/objects';
 import type { Repo } from '../git/repo';
-import { AtomicWriter, assertWritable, reviewDir, type ReviewDir } from '../review-dir';
+import { assertWritable, reviewDir, type ReviewDir } from '../review-dir';
 import { resolveBase, type Base, type BaseOptions } from './base';
-import { buildEntry, type EntryFacts } from './entry';
+import { baseBlobName, buildEntry, mayKeepBefore, preloadEntryModules, type BlobStore, type EntryFacts } from './entry';
+import { MaterialFile } from './material-file';
 import { isGenerated } from './generated';
 import { ensureIgnored } from './ignore';
 import { loadPrivacy, type PrivacyCheck } from './privacy';
-import { claimRound, keepRound, nextRoundNumber, pinRound, readBegin, readPreviousRound, releaseRound } from './rounds';
+import { claimRound, keepRound, nextRoundNumber, pinRound, readBegin, readPreviousRound, releaseRound, type BeginRecord, type PreviousRound } from './rounds';
 import { localIsoTime } from './time';
 
 /** What a round's emission did, for the summary the CLI prints. */
@@ -37,21 +38,40 @@ export interface RoundSummary {
  * Captures the round and writes `.review/material.json` and `.review/blobs/`, then keeps
  * the material as `.review/rounds/<n>/material.json`. Everything is checked before
  * anything is written; material.json appears whole or not at all.
+ *
+ * The capture (`git add` into a temporary index, git's longest step) starts first and
+ * runs while the rest is checked and looked up: it writes nothing anyone sees, only a
+ * temporary index and objects no ref names yet. A check that fails waits for it to end
+ * (so no git is left running) and then throws, leaving `.review/`, the refs and
+ * `info/exclude` as they were. `whileCapturing` runs once the checks are done, while
+ * git still captures: work for a core that would otherwise wait.
  */
-export async function emitRound(repo: Repo, options: BaseOptions): Promise<RoundSummary> {
+export async function emitRound(repo: Repo, options: BaseOptions, whileCapturing?: () => void): Promise<RoundSummary> {
   const review = reviewDir(repo.root);
   await assertWritable(review);
-  const withheld = await loadPrivacy(repo.root);
-  const [begin, previous] = await Promise.all([readBegin(review), readPreviousRound(review)]);
-  const base = await resolveBase(repo, options, begin, previous);
-
-  const warnings = await ensureIgnored(repo);
-  const tree = await captureTree(repo);
+  const capture = captureTree(repo);
+  capture.catch(() => {}); // awaited below, on every path
+  let withheld: PrivacyCheck;
+  let base: Base;
+  let previous: PreviousRound | null;
+  try {
+    let begin: BeginRecord | null;
+    [withheld, begin, previous] = await Promise.all([loadPrivacy(repo.root), readBegin(review), readPreviousRound(review)]);
+    base = await resolveBase(repo, options, begin, previous);
+  } catch (error) {
+    await capture.catch(() => {});
+    throw error;
+  }
+  const commits = commitsByPath(repo, base.commit);
+  commits.catch(() => {}); // awaited once the change list is known; this keeps an early failure handled
+  preloadEntryModules();
+  whileCapturing?.();
+  const [warnings, tree] = await settled(ensureIgnored(repo), capture);
   let round = await nextRoundNumber(repo, review, previous);
   while (!(await claimRound(review, round))) round++;
   try {
     await pinRound(repo, round, tree);
-    const summary = await writeMaterial(repo, review, { base, tree, round, warnings, withheld });
+    const summary = await writeMaterial(repo, review, { base, tree, round, warnings, withheld, commits });
     await keepRound(review, round);
     return summary;
   } catch (error) {
@@ -60,16 +80,25 @@ export async function emitRound(repo: Repo, options: BaseOptions): Promise<Round
   }
 }
 
+/** Both results once both promises settled, or the first failure once both settled (no git left running). */
+async function settled<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
+  const [x, y] = await Promise.allSettled([a, b]);
+  if (x.status === 'rejected') throw x.reason;
+  if (y.status === 'rejected') throw y.reason;
+  return [x.value, y.value];
+}
+
 interface RoundFacts {
   base: Base;
   tree: string;
   round: number;
   warnings: string[];
   withheld: PrivacyCheck;
+  commits: Promise<Map<string, Commit[]>>;
 }
 
 /** Streams material.json, entry by entry, through a temporary file; the before copy of each binary goes to blobs/. */
-async function writeMaterial(repo: Repo, review: ReviewDir, { base, tree, round, warnings, withheld }: RoundFacts): Promise<RoundSummary> {
+async function writeMaterial(repo: Repo, review: ReviewDir, { base, tree, round, warnings, withheld, commits }: RoundFacts): Promise<RoundSummary> {
   await mkdir(review.blobs, { recursive: true });
   const summary: RoundSummary = {
     round,
@@ -77,41 +106,124 @@ async function writeMaterial(repo: Repo, review: ReviewDir, { base, tree, round,
     baseReason: base.reason,
     tree,
     materialFile: review.material,
-    files: 0,
-    byStatus: { added: 0, modified: 0, deleted: 0, renamed: 0 },
-    additions: 0,
-    deletions: 0,
-    binaries: 0,
-    withheld: [],
-    generated: 0,
+    ...noEntries(),
     warnings,
   };
-  const writer = await AtomicWriter.open(review.material);
+  const writer = new MaterialFile(review.material);
+  let part: MaterialFile | null = null;
+  let diff: SplitDiff | null = null;
   const reader = new BlobReader(repo);
   try {
-    await writer.write(materialHead(repo, base, tree, round));
-    const commits = commitsByPath(repo, base.commit);
-    commits.catch(() => {}); // awaited once the change list is known; this keeps an early failure handled
+    writer.write(materialHead(repo, base, tree, round));
     let facts: EntryFacts | null = null;
-    const lookUp = async (changes: RawChange[]) => {
-      facts = await lookUpFacts(repo, changes, await commits, withheld);
-    };
     const blobs = { reader, dir: review.blobs, shortBase: base.oid.slice(0, 7), taken: new Set<string>() };
-    for await (const file of diffTrees(repo, base.oid, tree, lookUp)) {
-      const entry = await buildEntry(file, facts!, blobs);
-      await writer.write(`${summary.files === 0 ? '' : ','}\n${indent(JSON.stringify(entry, null, 2))}`);
-      count(summary, entry);
+    diff = await splitDiff(repo, base.oid, tree, async (changes) => {
+      facts = await lookUpFacts(repo, changes, await commits, withheld, true);
+      return splitPoint(changes, facts.sizes, blobs);
+    });
+    if (diff.second === null) {
+      await writeEntries(diff.first, facts!, blobs, writer, summary, () => false);
+    } else {
+      // The second half's entries go to a part file, appended once the first half is written.
+      // Both halves have entries, so each of the second half's follows another: a comma first.
+      part = new MaterialFile(review.material, 'part');
+      const rest = noEntries();
+      // When one half fails, the other stops at its next entry; the first failure is thrown once both ended.
+      let failed = false;
+      const stopped = () => failed;
+      const halves = [
+        writeEntries(diff.first, facts!, blobs, writer, summary, stopped),
+        writeEntries(diff.second, facts!, blobs, part, rest, stopped, true),
+      ].map((half) => half.catch((error: unknown) => ((failed = true), Promise.reject(error))));
+      for (const result of await Promise.allSettled(halves)) if (result.status === 'rejected') throw result.reason;
+      writer.append(part.close());
+      part.abort();
+      part = null;
+      addEntries(summary, rest);
+      if (rest.files > 0) splitSettings.splits++;
     }
-    await writer.write(summary.files === 0 ? ']\n}\n' : '\n  ]\n}\n');
+    writer.write(summary.files === 0 ? ']\n}\n' : '\n  ]\n}\n');
     await reader.close();
-    await writer.commit();
+    writer.commit();
   } catch (error) {
-    await writer.abort();
+    diff?.stop();
+    writer.abort();
+    part?.abort();
     await reader.close().catch(() => {});
     throw error;
   }
   return summary;
 }
+
+/** What a summary counts of the entries, all at zero. */
+function noEntries(): Pick<RoundSummary, 'files' | 'byStatus' | 'additions' | 'deletions' | 'binaries' | 'withheld' | 'generated'> {
+  return { files: 0, byStatus: { added: 0, modified: 0, deleted: 0, renamed: 0 }, additions: 0, deletions: 0, binaries: 0, withheld: [], generated: 0 };
+}
+
+function addEntries(summary: RoundSummary, more: ReturnType<typeof noEntries>): void {
+  summary.files += more.files;
+  for (const status of Object.keys(more.byStatus) as Status[]) summary.byStatus[status] += more.byStatus[status];
+  summary.additions += more.additions;
+  summary.deletions += more.deletions;
+  summary.binaries += more.binaries;
+  summary.generated += more.generated;
+  summary.withheld.push(...more.withheld);
+}
+
+/** Builds and writes the entries of one stream of patches, each after a comma but the very first. */
+async function writeEntries(
+  files: AsyncGenerator<FileDiff>,
+  facts: EntryFacts,
+  blobs: BlobStore,
+  out: MaterialFile,
+  counts: ReturnType<typeof noEntries>,
+  stopped: () => boolean,
+  follows = false,
+): Promise<void> {
+  for await (const file of files) {
+    if (stopped()) break;
+    const entry = await buildEntry(file, facts, blobs);
+    out.write(follows || counts.files > 0 ? ',\n' : '\n');
+    writeEntry(out, entry);
+    count(counts, entry);
+  }
+}
+
+/**
+ * Where a second git starts making patches (see `splitDiff`), weighing each change by
+ * the bytes git reads for it: half the weight each, or null to leave the round to one
+ * git when it is small (a second process costs more than it saves) or when two binaries
+ * could want the same before-copy name (names are made unique in the order entries are
+ * written, which two parts written at once would not keep).
+ */
+export function splitPoint(changes: RawChange[], sizes: Map<string, number>, blobs: Pick<BlobStore, 'shortBase'>): number | null {
+  if (changes.length < 2) return null;
+  const names = new Set<string>();
+  for (const change of changes) {
+    if (!mayKeepBefore(change)) continue;
+    const name = baseBlobName(change.path, blobs.shortBase);
+    if (names.has(name)) return null;
+    names.add(name);
+  }
+  const weights = changes.map((c) => PER_FILE_BYTES + (sizes.get(c.oldOid) ?? 0) + (sizes.get(c.newOid) ?? 0));
+  const total = weights.reduce((sum, w) => sum + w, 0);
+  if (total < splitSettings.fromBytes) return null;
+  let sum = 0;
+  for (let i = 0; i < changes.length; i++) {
+    sum += weights[i]!;
+    if (sum >= total / 2) return i + 1 < changes.length ? i + 1 : null;
+  }
+  return null;
+}
+
+/**
+ * A round whose files add up to less than `fromBytes` takes one git: a second one would
+ * not pay for its start. An object, so that tests can force either way, and count the
+ * emissions whose second git was used (`splits`).
+ */
+export const splitSettings = { fromBytes: 1 << 20, splits: 0 };
+/** What one more file costs git beyond its bytes, in bytes. */
+const PER_FILE_BYTES = 1024;
 
 /** Sizes, generated and withheld flags, and commits of a change list, looked up in batches. */
 export async function lookUpFacts(
@@ -119,10 +231,16 @@ export async function lookUpFacts(
   changes: RawChange[],
   commits: Map<string, Commit[]>,
   withheld: (file: string) => string | null,
+  /** Also the sizes of the blobs changes start from (to weigh the changes). */
+  withOldSizes = false,
 ): Promise<EntryFacts> {
-  const oids = changes.map((c) => (c.status === 'D' ? c.oldOid : c.newOid)).filter((oid) => !ZERO_OID.test(oid));
+  const oids = changes.map((c) => (c.status === 'D' ? c.oldOid : c.newOid));
+  if (withOldSizes) for (const c of changes) if (c.status !== 'D' && c.status !== 'A') oids.push(c.oldOid);
   const [sizes, attributes] = await Promise.all([
-    blobSizes(repo, oids),
+    blobSizes(
+      repo,
+      oids.filter((oid) => !ZERO_OID.test(oid)),
+    ),
     generatedAttribute(
       repo,
       changes.map((c) => c.path),
@@ -153,7 +271,39 @@ function indent(json: string): string {
   return json.replace(/^/gm, '    ');
 }
 
-function count(summary: RoundSummary, entry: MaterialEntry): void {
+/** Stands in for an entry's diff while the rest of it is serialized and indented. */
+const DIFF_STAND_IN = 0;
+const DIFF_STAND_IN_TEXT = '\n      "diff": 0,';
+
+/**
+ * Writes one entry as `indent(JSON.stringify(entry, null, 2))` would, but without
+ * running the indent's regular expression over the diff (most of a material's bytes)
+ * or building the whole text: the entry is serialized with a stand-in for its diff,
+ * indented, and written around the diff's own JSON. The diff's JSON has no line
+ * terminator to indent after, unless it holds U+2028 or U+2029, which JSON.stringify
+ * leaves as they are; such an entry takes the plain way.
+ */
+function writeEntry(out: MaterialFile, entry: MaterialEntry): void {
+  const diff = entry.diff;
+  if (typeof diff !== 'string') {
+    out.write(indent(JSON.stringify(entry, null, 2)));
+    return;
+  }
+  const diffJson = JSON.stringify(diff);
+  const text = indent(JSON.stringify({ ...entry, diff: DIFF_STAND_IN }, null, 2));
+  const at = text.indexOf(DIFF_STAND_IN_TEXT);
+  // JavaScript's multiline `^` also matches after U+2028 and U+2029 (\n and \r are escaped in JSON).
+  if (at === -1 || diff.includes('\u2028') || diff.includes('\u2029')) {
+    out.write(indent(JSON.stringify(entry, null, 2)));
+    return;
+  }
+  const cut = at + DIFF_STAND_IN_TEXT.length - 2;
+  out.write(text.slice(0, cut));
+  out.write(diffJson);
+  out.write(text.slice(cut + 1));
+}
+
+function count(summary: ReturnType<typeof noEntries>, entry: MaterialEntry): void {
   summary.files++;
   summary.byStatus[entry.status]++;
   summary.additions += entry.additions ?? 0;

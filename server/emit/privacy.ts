@@ -1,8 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import picomatch from 'picomatch';
-import { Config } from '../../schemas/config';
 import { InvolutError } from '../errors';
 
 /** Files whose content never enters `.review/`, whatever a config says: secrets and keys. */
@@ -43,8 +41,10 @@ export async function loadPrivacy(root: string): Promise<PrivacyCheck> {
     { origin: '~/.config/involut/config.json', patterns: await readExcludes(path.join(configHome, 'involut', 'config.json')) },
     { origin: '.involut.json', patterns: await readExcludes(path.join(root, '.involut.json')) },
   ];
+  // Loaded here rather than at start-up, which `involut rounds` keeps short so its capture starts early.
+  const { default: picomatch } = await import('picomatch');
   const rules: Rule[] = layers.flatMap(({ origin, patterns }) =>
-    patterns.map((pattern) => ({ pattern, origin, matches: matcher(pattern) })),
+    patterns.map((pattern) => ({ pattern, origin, matches: matcher(picomatch, pattern) })),
   );
   return (file) => {
     const rule = rules.find((r) => r.matches(file));
@@ -58,7 +58,7 @@ export async function loadPrivacy(root: string): Promise<PrivacyCheck> {
  * `basename` option alone would match every pattern against the name only, so
  * `secrets/**` would never match anything.
  */
-function matcher(pattern: string): (file: string) => boolean {
+function matcher(picomatch: typeof import('picomatch'), pattern: string): (file: string) => boolean {
   return picomatch(pattern, { dot: true, basename: !pattern.includes('/') });
 }
 
@@ -75,6 +75,8 @@ async function readExcludes(file: string): Promise<string[]> {
   } catch (error) {
     throw new InvolutError('bad-config', `${file} is not valid JSON (${(error as Error).message}); fix or remove it.`);
   }
+  // Loaded only when there is a config to check: zod is a third of `involut rounds`' start-up.
+  const { Config } = await import('../../schemas/config');
   const parsed = Config.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -26,6 +26,105 @@ export interface FileDiff {
 export const ZERO_OID = /^0+$/;
 const RAW_END = Buffer.from('\0\0');
 const SECTION_START = Buffer.from('\ndiff --git ');
+const DIFF_ARGS = ['diff', ...DIFF_FLAGS, '--raw', '-p', '-z', '-M', '--no-abbrev'];
+
+type DiffChild = ReturnType<Repo['git']['spawn']>;
+
+/**
+ * One running `git diff --raw -p -z`: its raw records first (the change list, known
+ * before any patch), then the patch of each change in the same order, cut into files
+ * as they arrive, holding at most one file's patch in memory.
+ */
+class PatchStream {
+  private readonly chunks: AsyncIterator<Buffer>;
+  private readonly splitter = new SectionSplitter();
+  private readonly pending: Buffer[] = [];
+  private ended = false;
+  private stopped = false;
+  readonly done: Promise<void>;
+
+  constructor(private readonly child: DiffChild) {
+    this.done = exited(child, 'git diff');
+    this.done.catch(() => {}); // awaited by whoever reads to the end; a stopped diff's exit does not matter
+    child.stdin.end();
+    this.chunks = (child.stdout as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  }
+
+  /** The raw records (each as its exact text, for comparing two diffs) and the changes they describe. */
+  async header(): Promise<{ records: string[]; changes: RawChange[] }> {
+    const parts: Buffer[] = [];
+    let size = 0;
+    for (;;) {
+      const next = await this.chunks.next();
+      if (next.done) {
+        // No separator: either nothing changed, or only raw records came (no patch at all).
+        this.ended = true;
+        return parseRawRecords(Buffer.concat(parts, size));
+      }
+      const chunk = next.value;
+      // The separator may straddle two chunks: look from one byte before this chunk.
+      const from = size > 0 ? -1 : 0;
+      const view = from === -1 ? Buffer.concat([parts[parts.length - 1]!.subarray(-1), chunk]) : chunk;
+      const at = view.indexOf(RAW_END);
+      if (at === -1) {
+        parts.push(chunk);
+        size += chunk.length;
+        continue;
+      }
+      const cut = at + from; // offset in chunk where the separator starts (-1: in the previous chunk)
+      const raw = Buffer.concat([...parts, chunk.subarray(0, Math.max(cut, 0))]);
+      const header = parseRawRecords(cut === -1 ? raw.subarray(0, raw.length - 1) : raw);
+      this.pending.push(...this.splitter.push(chunk.subarray(cut + 2)));
+      return header;
+    }
+  }
+
+  /**
+   * Yields the files of `changes[0..count)`, whose patches come next in the stream.
+   * A type change prints two sections (a deletion, then a creation) for one raw record.
+   */
+  async *files(changes: RawChange[], count = changes.length): AsyncGenerator<FileDiff> {
+    let next = 0;
+    while (next < count) {
+      const change = changes[next]!;
+      const need = change.status === 'T' ? 2 : 1;
+      if (this.pending.length >= need) {
+        yield toFileDiff(change, this.pending.splice(0, need));
+        next++;
+        continue;
+      }
+      if (this.ended) break;
+      const chunk = await this.chunks.next();
+      if (chunk.done) {
+        this.ended = true;
+        this.pending.push(...this.splitter.end());
+      } else {
+        this.pending.push(...this.splitter.push(chunk.value));
+      }
+    }
+    if (next < count) {
+      await this.done;
+      throw new Error(`git diff printed patches for ${next} of ${count} changed files`);
+    }
+  }
+
+  /** Reads to the end (every patch was taken) and waits for git to exit 0. */
+  async finish(): Promise<void> {
+    while (!this.ended) {
+      const chunk = await this.chunks.next();
+      if (chunk.done) this.ended = true;
+    }
+    await this.done;
+  }
+
+  /** Ends git early (what it still prints is not wanted), or after a failure. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.child.stdout.destroy();
+    this.child.kill();
+  }
+}
 
 /**
  * Runs one `git diff --raw -p -z -M` between base and tree and yields each file's
@@ -39,59 +138,125 @@ export async function* diffTrees(
   tree: string,
   onChanges: (changes: RawChange[]) => Promise<void>,
 ): AsyncGenerator<FileDiff> {
-  const child = repo.git.spawn(['diff', ...DIFF_FLAGS, '--raw', '-p', '-z', '-M', '--no-abbrev', base, tree, ...WITHOUT_REVIEW]);
-  const done = exited(child, 'git diff');
-  done.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
-  child.stdin.end();
-
-  let head: Buffer[] = [];
-  let changes: RawChange[] | null = null;
-  const splitter = new SectionSplitter();
-  const pending: Buffer[] = [];
-  let next = 0;
-
-  const drain = function* (sections: Buffer[]): Generator<FileDiff> {
-    pending.push(...sections);
-    // A type change prints two sections (a deletion, then a creation) for one raw record.
-    while (changes && next < changes.length) {
-      const change = changes[next]!;
-      const need = change.status === 'T' ? 2 : 1;
-      if (pending.length < need) return;
-      yield toFileDiff(change, pending.splice(0, need));
-      next++;
-    }
-  };
-
-  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-    if (changes === null) {
-      head.push(chunk);
-      const joined = Buffer.concat(head);
-      const end = joined.indexOf(RAW_END);
-      if (end === -1) continue;
-      changes = parseRaw(joined.subarray(0, end + 1));
-      head = [];
-      await onChanges(changes);
-      yield* drain(splitter.push(joined.subarray(end + 2)));
-    } else {
-      yield* drain(splitter.push(chunk));
-    }
-  }
-  await done;
-  if (changes === null) {
-    // No separator: either nothing changed, or only raw records came (no patch at all).
-    changes = parseRaw(Buffer.concat(head));
+  const stream = new PatchStream(repo.git.spawn([...DIFF_ARGS, base, tree, ...WITHOUT_REVIEW]));
+  try {
+    const { changes } = await stream.header();
     await onChanges(changes);
+    yield* stream.files(changes);
+    await stream.finish();
+  } finally {
+    stream.stop();
   }
-  yield* drain(splitter.end());
-  if (next !== changes.length) {
-    throw new Error(`git diff printed patches for ${next} of ${changes.length} changed files`);
+}
+
+/** The patches of a round in two parts, read at the same time; `second` is null when one git does it all. */
+export interface SplitDiff {
+  changes: RawChange[];
+  first: AsyncGenerator<FileDiff>;
+  second: AsyncGenerator<FileDiff> | null;
+  /** Ends every git still running (after a failure). */
+  stop(): void;
+}
+
+/** At most this many paths go to the second git's command line: git matches every path against every pathspec. */
+const MAX_SECOND_PATHS = 4000;
+/** …and at most this many bytes of them (the command line's limit is far above). */
+const MAX_SECOND_BYTES = 512 * 1024;
+
+/**
+ * The diff of `diffTrees`, with its patch work shared by two git processes when it is
+ * big enough, so two cores make patches at once. One `git diff --raw -p` of the whole
+ * round starts as always; once its change list is known, `splitAt` may name the change
+ * where a second git, limited by literal pathspecs to the changes from there on (both
+ * paths of a rename), takes over. The first git's patches are read up to that change,
+ * then it is stopped; the second git's are read at the same time, by the caller.
+ *
+ * The second git must find exactly the same changes as the whole diff did for its
+ * paths (same pairs, modes, ids and rename scores): rename detection over fewer paths
+ * could pair differently. Its raw records are compared with the whole diff's before
+ * anything of it is used; when they differ, it is stopped and the first git, still
+ * running, gives every patch (`second` then yields nothing). So the files, and their
+ * order, are always those of one whole diff.
+ */
+export async function splitDiff(
+  repo: Repo,
+  base: string,
+  tree: string,
+  splitAt: (changes: RawChange[]) => Promise<number | null>,
+): Promise<SplitDiff> {
+  const whole = new PatchStream(repo.git.spawn([...DIFF_ARGS, base, tree, ...WITHOUT_REVIEW]));
+  let part: PatchStream | null = null;
+  const stop = () => {
+    whole.stop();
+    part?.stop();
+  };
+  try {
+    const { records, changes } = await whole.header();
+    const at = secondStart(changes, await splitAt(changes));
+    if (at === null) {
+      return { changes, first: readAll(whole, changes), second: null, stop };
+    }
+    const pathspecs = changes.slice(at).flatMap((c) => (c.from === undefined ? [c.path] : [c.path, c.from])).map((p) => `:(top,literal)${p}`);
+    const second = new PatchStream(repo.git.spawn([...DIFF_ARGS, base, tree, '--', ...pathspecs]));
+    part = second;
+    const verified = second.header().then(
+      (header) => header.records.length === records.length - at && header.records.every((r, i) => r === records[at + i]),
+      () => false,
+    );
+    void verified.then((same) => same || second.stop());
+    const first = async function* (): AsyncGenerator<FileDiff> {
+      yield* whole.files(changes, at);
+      if (await verified) {
+        whole.stop();
+        return;
+      }
+      second.stop();
+      yield* whole.files(changes.slice(at));
+      await whole.finish();
+    };
+    const rest = async function* (): AsyncGenerator<FileDiff> {
+      if (!(await verified)) return;
+      yield* second.files(changes.slice(at));
+      await second.finish();
+    };
+    return { changes, first: first(), second: rest(), stop };
+  } catch (error) {
+    stop();
+    throw error;
   }
+}
+
+async function* readAll(stream: PatchStream, changes: RawChange[]): AsyncGenerator<FileDiff> {
+  yield* stream.files(changes);
+  await stream.finish();
+}
+
+/** Where the second git starts: a change past the first, within the limits of a command line; null for none. */
+function secondStart(changes: RawChange[], wanted: number | null): number | null {
+  if (wanted === null || !Number.isInteger(wanted) || wanted <= 0 || wanted >= changes.length) return null;
+  let at = Math.max(wanted, changes.length - MAX_SECOND_PATHS);
+  let bytes = 0;
+  for (let i = changes.length - 1; i >= at; i--) {
+    const c = changes[i]!;
+    bytes += Buffer.byteLength(c.path) + (c.from === undefined ? 0 : Buffer.byteLength(c.from)) + 32;
+    if (bytes > MAX_SECOND_BYTES) {
+      at = i + 1;
+      break;
+    }
+  }
+  return at < changes.length ? at : null;
 }
 
 /** Parses `--raw -z` records: `:<old mode> <new mode> <old oid> <new oid> <status>\0<path>\0[<path>\0]`. */
 export function parseRaw(raw: Buffer): RawChange[] {
+  return parseRawRecords(raw).changes;
+}
+
+/** The changes of `--raw -z` output, and each record's exact text (status score and paths included). */
+function parseRawRecords(raw: Buffer): { records: string[]; changes: RawChange[] } {
   const fields = raw.toString('utf8').split('\0');
   const changes: RawChange[] = [];
+  const records: string[] = [];
   for (let i = 0; i < fields.length; ) {
     const meta = fields[i++]!;
     if (!meta.startsWith(':')) continue;
@@ -101,11 +266,14 @@ export function parseRaw(raw: Buffer): RawChange[] {
       const from = fields[i++]!;
       const path = fields[i++]!;
       changes.push({ status: letter === 'R' ? 'R' : 'A', oldMode, newMode, oldOid, newOid, path, from });
+      records.push(`${meta}\0${from}\0${path}`);
     } else {
-      changes.push({ status: letter, oldMode, newMode, oldOid, newOid, path: fields[i++]! });
+      const path = fields[i++]!;
+      changes.push({ status: letter, oldMode, newMode, oldOid, newOid, path });
+      records.push(`${meta}\0${path}`);
     }
   }
-  return changes;
+  return { records, changes };
 }
 
 function toFileDiff(change: RawChange, sections: Buffer[]): FileDiff {
@@ -159,15 +327,23 @@ export class SectionSplitter {
 
   push(chunk: Buffer): Buffer[] {
     if (chunk.length === 0) return [];
+    const cuts: number[] = [];
+    // A marker that starts in the bytes already held and ends in this chunk: looked for in a
+    // small window across the boundary, so the chunk itself is never copied for the search.
     const keep = Math.min(this.size, SECTION_START.length - 1);
-    const view = keep ? Buffer.concat([this.lastBytes(keep), chunk]) : chunk;
-    const viewStart = this.size - keep;
+    if (keep > 0) {
+      const window = Buffer.concat([this.lastBytes(keep), chunk.subarray(0, SECTION_START.length - 1)]);
+      const m = window.indexOf(SECTION_START);
+      if (m !== -1 && m < keep) cuts.push(this.size - keep + m + 1);
+    }
+    for (let m = chunk.indexOf(SECTION_START); m !== -1; m = chunk.indexOf(SECTION_START, m + 1)) {
+      cuts.push(this.size + m + 1);
+    }
     this.parts.push(chunk);
     this.size += chunk.length;
     const sections: Buffer[] = [];
     let taken = 0;
-    for (let m = view.indexOf(SECTION_START); m !== -1; m = view.indexOf(SECTION_START, m + 1)) {
-      const cut = viewStart + m + 1;
+    for (const cut of cuts) {
       sections.push(this.take(cut - taken));
       taken = cut;
     }

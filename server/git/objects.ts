@@ -41,6 +41,7 @@ export class BlobReader {
   private readonly child;
   private readonly done: Promise<void>;
   private readonly reader: ByteReader;
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(repo: Repo) {
     this.child = repo.git.spawn(['cat-file', '--batch']);
@@ -49,7 +50,14 @@ export class BlobReader {
     this.reader = new ByteReader(this.child.stdout as AsyncIterable<Buffer>);
   }
 
-  async read(request: BlobRequest): Promise<void> {
+  /** Reads one blob; requests made while another is being read wait their turn, in order. */
+  read(request: BlobRequest): Promise<void> {
+    const turn = this.queue.then(() => this.readNow(request));
+    this.queue = turn.catch(() => {});
+    return turn;
+  }
+
+  private async readNow(request: BlobRequest): Promise<void> {
     this.child.stdin.write(`${request.oid}\n`);
     const header = (await this.reader.line()).toString('latin1');
     const [, type, sizeText] = header.split(' ');

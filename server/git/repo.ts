@@ -19,29 +19,36 @@ export interface Repo {
   emptyTree: string;
 }
 
-/** Finds the repository that contains `dir` (the git top level, so a subfolder works too). */
+/** The empty tree's id in each hash format git knows today; another one is asked of git. */
+const EMPTY_TREES: Record<string, string> = {
+  sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
+  sha256: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321',
+};
+
+/**
+ * Finds the repository that contains `dir` (the git top level, so a subfolder works too).
+ * Three git commands at once, all run from `dir`: every round starts with this, and a
+ * spawn costs a few milliseconds even on an idle machine.
+ */
 export async function openRepo(dir: string): Promise<Repo> {
   const probe = new Git(dir);
-  const top = await probe.tryRun(['rev-parse', '--show-toplevel']);
-  if (top === null || top.trim() === '') {
+  const [where, head, branch] = await Promise.all([
+    probe.tryRun(['rev-parse', '--show-toplevel', '--path-format=absolute', '--git-path', 'index', '--git-path', 'info/exclude', '--show-object-format']),
+    probe.tryRun(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']),
+    probe.tryRun(['symbolic-ref', '--quiet', '--short', 'HEAD']),
+  ]);
+  const [top, indexFile, excludeFile, format] = (where ?? '').split('\n');
+  if (!top || !indexFile || !excludeFile || !format) {
     throw new InvolutError('not-a-repo', `${dir} is not inside a git working tree; run Involut from your repository or pass --repo DIR.`);
   }
-  const root = top.trim();
-  const git = new Git(root);
-  const [paths, head, branch, emptyTree] = await Promise.all([
-    git.run(['rev-parse', '--path-format=absolute', '--git-path', 'index', '--git-path', 'info/exclude']),
-    git.tryRun(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']),
-    git.tryRun(['symbolic-ref', '--quiet', '--short', 'HEAD']),
-    git.run(['hash-object', '-t', 'tree', '/dev/null']),
-  ]);
-  const [indexFile, excludeFile] = paths.trim().split('\n');
+  const git = new Git(top);
   return {
     git,
-    root,
-    indexFile: path.resolve(root, indexFile!),
-    excludeFile: path.resolve(root, excludeFile!),
+    root: top,
+    indexFile: path.resolve(top, indexFile),
+    excludeFile: path.resolve(top, excludeFile),
     head: head?.trim() || null,
     branch: branch?.trim() || null,
-    emptyTree: emptyTree.trim(),
+    emptyTree: EMPTY_TREES[format] ?? (await git.run(['hash-object', '-t', 'tree', '/dev/null'])).trim(),
   };
 }
