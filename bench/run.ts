@@ -17,9 +17,16 @@
  * run stores its round from scratch, as a round of new work does. The loose-object
  * folders (`.git/objects/xx/`) are kept, as in any repository in use.
  *
+ * Then the viewer on the same round (bench/viewer.ts): the built CLI serves it, Debian's
+ * headless Chromium reads it; first card or file readable, jump to the last file, longest
+ * task with the 50,000-line file unfolded, peak memory. Written to bench/out/viewer.json.
+ *
  * Environment: BENCH_RUNS (runs per series, default 5), BENCH_KEEP_OBJECTS=1 (keep what
- * earlier captures stored, i.e. measure a capture whose blobs are already stored).
- * Exits 0 whatever the ratio: it is a benchmark, not a test.
+ * earlier captures stored, i.e. measure a capture whose blobs are already stored),
+ * BENCH_ONLY=rounds|viewer (one part only), BENCH_VIEWER_RUNS (viewer runs, default 3),
+ * BENCH_ROOT (where the repository is cached, default $TMPDIR/involut-bench), BENCH_CLI (another
+ * build of the CLI for the viewer part).
+ * Exits 0 whatever the figures: it is a benchmark, not a test (1 only when a part broke).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -28,6 +35,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadavg, measure, median, type Sample } from './measure';
 import { resetRepo, SHAPE, synthRepo } from './synth-repo';
+import { BENCH_ROOT, benchViewer, viewerReport } from './viewer';
 
 const PROJECT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(PROJECT, 'bench', 'out');
@@ -98,7 +106,7 @@ async function run(): Promise<void> {
   const loadBefore = loadavg();
   const buildStart = Date.now();
   // The repository lives outside the project: its thousands of .ts files must never meet tsc, vitest or vite.
-  const repo = synthRepo(path.join(os.tmpdir(), 'involut-bench'), log);
+  const repo = synthRepo(BENCH_ROOT, log);
   if (repo.built) log(`built in ${((Date.now() - buildStart) / 1000).toFixed(1)} s`);
   else log(`using the cached repository ${repo.dir} (${repo.version})`);
 
@@ -288,4 +296,26 @@ const fmtMs = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${m
 const fmtMiB = (kib: number) => `${(kib / 1024).toFixed(1)} MiB`;
 const fmtKiB = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
 
-await run();
+/** The viewer part: its own capture of the round, served and read in headless Chromium. */
+async function runViewer(): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  const repo = synthRepo(BENCH_ROOT, log);
+  const runs = Math.max(1, Number(process.env.BENCH_VIEWER_RUNS ?? 3));
+  const result = await benchViewer(repo, runs);
+  process.stdout.write(viewerReport(result).join('\n'));
+  writeFileSync(path.join(OUT, 'viewer.json'), `${JSON.stringify(result, null, 2)}\n`);
+  log(`wrote ${path.relative(process.cwd(), path.join(OUT, 'viewer.json'))}`);
+}
+
+const only = process.env.BENCH_ONLY;
+if (only !== undefined && only !== 'rounds' && only !== 'viewer') throw new Error(`BENCH_ONLY is rounds or viewer, not ${only}`);
+for (const [part, fn] of [['rounds', run], ['viewer', runViewer]] as const) {
+  if (only !== undefined && only !== part) continue;
+  try {
+    await fn();
+  } catch (error) {
+    // A part that broke is reported and the other still runs; figures never fail the bench, a broken part does.
+    process.stdout.write(`\nERROR: the ${part} part of the bench broke: ${(error as Error).stack ?? error}\n`);
+    process.exitCode = 1;
+  }
+}
