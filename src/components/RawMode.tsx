@@ -1,7 +1,8 @@
-import { useMemo, useState } from 'react';
+import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { Card } from '../../schemas/cards';
 import type { MaterialEntry } from '../../schemas/material';
 import { FileDiff } from '../diff/FileDiff';
+import { holdFileInPlace } from '../diff/holdInPlace';
 import { fileTree, treeOrder } from '../model/file-tree';
 import type { SinceLastView } from '../state/useSinceLast';
 import type { CardContext } from './CardView';
@@ -34,14 +35,43 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
     for (const card of cards) for (const mark of card.marks ?? []) map.set(mark.ref, [...(map.get(mark.ref) ?? []), { mark, cardId: card.id }]);
     return map;
   }, [cards]);
+  // Raw renders in stages, so what is on screen comes first. Its list of files renders in
+  // the background (React's deferred rendering): a page that shows Raw only until its cards
+  // arrive drops it unseen. The tree of every file, which costs more to draw than the files
+  // in view, renders once they are painted, and follows `current` in the background too, so
+  // a click on it scrolls to its file without waiting for the tree to redraw.
+  const listReady = useDeferredValue(true, false);
+  const [treeReady, setTreeReady] = useState(false);
+  useEffect(() => {
+    if (!listReady) return;
+    let timer = 0;
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(() => startTransition(() => setTreeReady(true)));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      window.clearTimeout(timer);
+    };
+  }, [listReady]);
+  const treeCurrent = useDeferredValue(current);
+  const latestOnOpen = useRef(onOpen);
+  latestOnOpen.current = onOpen;
+  const openFromTree = useCallback((entry: MaterialEntry) => {
+    latestOnOpen.current(entry.ref);
+    holdFileInPlace(entry.ref);
+  }, []);
+  const sidebar = useMemo(
+    () => <FileTree tree={tree} onOpen={openFromTree} isViewed={context.isViewed} current={treeCurrent} />,
+    [tree, openFromTree, context.isViewed, treeCurrent],
+  );
   return (
     <div className="inv-layout">
-      <FileTree tree={tree} onOpen={(e) => onOpen(e.ref)} isViewed={context.isViewed} current={current} />
+      {treeReady ? sidebar : <nav className="inv-sidebar inv-tree" aria-label="Changed files" aria-busy="true" />}
       <main className="inv-main inv-raw" aria-label={since ? `Changed since round ${since.from}` : 'Every changed file'}>
         <RoundSwitch view={view} onView={setView} sinceLast={sinceLast} />
         <NotesElsewhere entries={entries} notes={context.notes} />
         {ordered.length === 0 && <p className="inv-empty">{since ? `Nothing changed since round ${since.from}.` : 'Nothing changed in this round.'}</p>}
-        {ordered.map((entry) => (
+        {listReady && ordered.map((entry) => (
           <FileDiff
             key={`${since ? 'since' : 'whole'}:${entry.ref}`}
             entry={entry}

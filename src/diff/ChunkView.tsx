@@ -2,6 +2,7 @@ import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { chunkHasLine, chunkRows, drawChunk, highlightChunk, type Chunk, type DiffFormat } from './diff2html';
 import { insertRows, lineOfCell, rowIndexOf, ROW_HEIGHT, type Side } from './rows';
+import { useDrawTurn } from './drawTurn';
 import { useNearViewport } from './useNearViewport';
 
 /** Something shown under one diff line: marks, line notes. */
@@ -26,12 +27,13 @@ const cancelIdle = (handle: number) => (hasIdle ? cancelIdleCallback(handle) : w
 
 /**
  * One chunk of a file's diff: a placeholder of the exact height while far from view,
- * drawn by diff2html when near, highlighted when the browser is idle, and dropped
- * again when scrolled far away.
+ * drawn by diff2html when near (at once when on screen, else in its turn, one chunk per
+ * frame), highlighted when the browser is idle, and dropped again when scrolled far away.
  */
 export function ChunkView({ chunk, format, extras, onLineClick }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const near = useNearViewport(host);
+  const drawn = useDrawTurn(host, near);
   // Slots hold where each extra goes; what it shows is always read from the current props.
   const [slots, setSlots] = useState<Array<{ id: string; side: Side; cells: HTMLTableCellElement[] }>>([]);
   const mine = extras.filter((x) => chunkHasLine(chunk, x.side, x.line));
@@ -40,7 +42,7 @@ export function ChunkView({ chunk, format, extras, onLineClick }: Props) {
   useLayoutEffect(() => {
     const element = host.current;
     if (!element) return;
-    if (!near) {
+    if (!drawn) {
       element.replaceChildren();
       setSlots([]);
       return;
@@ -58,7 +60,7 @@ export function ChunkView({ chunk, format, extras, onLineClick }: Props) {
     const handle = idle(() => highlightChunk(ui));
     return () => cancelIdle(handle);
     // `placement` stands for `mine`: redraw only when what is placed, or where, changes.
-  }, [near, chunk, format, placement]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [drawn, chunk, format, placement]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const onClick = (event: React.MouseEvent) => {
     const cell = (event.target as Element).closest('.d2h-code-linenumber, .d2h-code-side-linenumber');
@@ -72,7 +74,7 @@ export function ChunkView({ chunk, format, extras, onLineClick }: Props) {
       ref={host}
       className="inv-chunk"
       onClick={onClick}
-      style={near ? undefined : { height: chunkRows(chunk, format) * ROW_HEIGHT }}
+      style={drawn ? undefined : { height: chunkRows(chunk, format) * ROW_HEIGHT }}
     >
       {slots.flatMap(({ id, side, cells }) => {
         const extra = mine.find((x) => x.id === id);

@@ -9,9 +9,12 @@ import { diffLines, findLine, lineAnchor } from '../model/diff-lines';
 import { placeMarks } from '../model/marks';
 import { fileKey, lineKey } from '../model/note-keys';
 import type { NotesApi } from '../state/useNotes';
-import { ChunkView, type LineExtra } from './ChunkView';
-import { chunkDiff, parseDiff, type DiffFormat } from './diff2html';
+import { ChunkedDiff } from './ChunkedDiff';
+import type { LineExtra } from './ChunkView';
+import type { DiffFormat } from './diff2html';
+import { estimateFileHeight } from './estimate';
 import type { Side } from './rows';
+import { NEAR, useNearViewport } from './useNearViewport';
 
 /** Files this many diff lines long start folded, with their size shown. */
 export const HUGE_LINES = 3000;
@@ -30,8 +33,31 @@ interface Props {
   sinceRound?: number;
 }
 
-/** One file of the material: its header, then its diff, image, or the reason it has none. */
-export function FileDiff({ entry, format, api, notes, marks, viewed, onViewed, fileNote, sinceRound }: Props) {
+/**
+ * One file of the material: its header, then its diff, image, or the reason it has none.
+ * A file far from view is only its empty section, about as tall as it will be drawn (so a
+ * round of thousands of files mounts in a moment and the scrollbar is about right); it is
+ * drawn when it first comes near the viewport, and stays.
+ */
+export function FileDiff(props: Props) {
+  const section = useRef<HTMLElement>(null);
+  const seen = useNearViewport(section, NEAR, { sticky: true });
+  const { entry, fileNote, marks } = props;
+  const lineCount = useMemo(() => countLines(entry.diff), [entry.diff]);
+  if (seen) return <SeenFile {...props} />;
+  const open = !(entry.generated === true || lineCount > HUGE_LINES) || marks.length > 0;
+  return (
+    <section
+      ref={section}
+      className="inv-file inv-file-far"
+      data-ref={entry.ref}
+      aria-label={`File ${entry.ref}`}
+      style={{ height: estimateFileHeight(entry, lineCount, open, fileNote) }}
+    />
+  );
+}
+
+function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote, sinceRound }: Props) {
   const lineCount = useMemo(() => countLines(entry.diff), [entry.diff]);
   const [open, setOpen] = useState(() => !(entry.generated === true || lineCount > HUGE_LINES) || marks.length > 0);
   const [openLine, setOpenLine] = useState<string | null>(null);
@@ -64,7 +90,12 @@ export function FileDiff({ entry, format, api, notes, marks, viewed, onViewed, f
 
   const unmatched = placed.filter((p) => !p.line);
   return (
-    <section className="inv-file" data-ref={entry.ref} aria-label={`File ${entry.ref}`}>
+    <section
+      className="inv-file"
+      data-ref={entry.ref}
+      aria-label={`File ${entry.ref}`}
+      style={{ containIntrinsicSize: `auto ${estimateFileHeight(entry, lineCount, open, fileNote)}px` }}
+    >
       <FileHeader entry={entry} viewed={viewed} onViewed={onViewed} open={open} onToggle={() => setOpen(!open)} foldable={!!entry.diff} />
       {unmatched.map((p, i) => (
         <div key={i} className="inv-mark inv-mark-unmatched" role="note">
@@ -80,20 +111,6 @@ export function FileDiff({ entry, format, api, notes, marks, viewed, onViewed, f
         <NoteBox noteKey={fileKey(entry.ref)} title={entry.ref} refs={[entry.ref]} notes={notes} label={`Note on file ${entry.ref}`} />
       )}
     </section>
-  );
-}
-
-function ChunkedDiff({ entry, format, extras, onLineClick }: { entry: MaterialEntry; format: DiffFormat; extras: LineExtra[]; onLineClick: (side: Side, n: number) => void }) {
-  const chunks = useMemo(() => {
-    const parsed = entry.diff ? parseDiff(entry.ref, entry.diff) : null;
-    return parsed ? chunkDiff(parsed) : [];
-  }, [entry.ref, entry.diff]);
-  return (
-    <div className={`inv-diff inv-${format}`}>
-      {chunks.map((chunk, i) => (
-        <ChunkView key={i} chunk={chunk} format={format} extras={extras} onLineClick={onLineClick} />
-      ))}
-    </div>
   );
 }
 

@@ -4,7 +4,7 @@
  * plain first, highlighted later, so no single task holds the page.
  */
 import { parse } from 'diff2html';
-import { ColorSchemeType, type DiffBlock, type DiffFile } from 'diff2html/lib-esm/types';
+import { ColorSchemeType, type DiffFile } from 'diff2html/lib-esm/types';
 import { Diff2HtmlUI } from 'diff2html/lib-esm/ui/js/diff2html-ui-slim';
 import 'diff2html/bundles/css/diff2html.min.css';
 
@@ -34,10 +34,17 @@ export function parseDiff(ref: string, diff: string): DiffFile | null {
   return file ?? null;
 }
 
+/** What chunking reads of a parsed diff: its blocks (hunks) and their lines' types. */
+interface Blocks<B extends { lines: Array<{ type: string }> }> {
+  blocks: B[];
+}
+
 /** Cuts a parsed diff into chunks of about `size` lines, splitting big hunks. */
-export function chunkDiff(file: DiffFile, size = CHUNK_LINES): Chunk[] {
-  const chunks: Chunk[] = [];
-  let blocks: DiffBlock[] = [];
+export function chunkDiff(file: DiffFile, size?: number): Chunk[];
+export function chunkDiff<F extends Blocks<B>, B extends { lines: Array<{ type: string }> }>(file: F, size?: number): Array<{ file: F; lineCount: number; continuation: boolean }>;
+export function chunkDiff<F extends Blocks<B>, B extends { lines: Array<{ type: string }> }>(file: F, size = CHUNK_LINES) {
+  const chunks: Array<{ file: F; lineCount: number; continuation: boolean }> = [];
+  let blocks: B[] = [];
   let lineCount = 0;
   let continuation = false;
   const flush = (next: boolean) => {
@@ -61,13 +68,111 @@ export function chunkDiff(file: DiffFile, size = CHUNK_LINES): Chunk[] {
   return chunks;
 }
 
+/**
+ * A stretch of a file's diff that is parsed and drawn on its own, so a file of any size
+ * costs only what is near the viewport: whole hunks of about GROUP_LINES lines together,
+ * or a piece of one huge hunk.
+ */
+export interface DiffGroup {
+  /** The group's diff text; it starts with a hunk header (a made-up one when it continues a hunk). */
+  text: string;
+  /** True when the group starts in the middle of a hunk: its first row (the made-up header) is not drawn. */
+  continuation: boolean;
+  /** Diff lines in the group (hunk headers not counted). */
+  lineCount: number;
+}
+
+/** Lines per group: files longer than this are parsed a group at a time, when it comes near. */
+export const GROUP_LINES = 20 * CHUNK_LINES;
+
+/**
+ * Cuts a material diff into groups of whole hunks of at least `size` lines (the last may be
+ * shorter), cutting inside a hunk only when it alone runs past twice that. Only the line
+ * prefixes are read: nothing is parsed and nothing is copied but the text of the cut.
+ */
+export function groupDiff(diff: string, size = GROUP_LINES): DiffGroup[] {
+  const groups: DiffGroup[] = [];
+  let start = 0; // where the current group's text starts
+  let header = ''; // the made-up header of a group that continues a hunk
+  let lineCount = 0;
+  let oldLine = 0;
+  let newLine = 0;
+  const cut = (at: number, nextHeader: string) => {
+    if (at > start) groups.push({ text: header ? `${header}\n${diff.slice(start, at)}` : diff.slice(start, at), continuation: header !== '', lineCount });
+    start = at;
+    header = nextHeader;
+    lineCount = 0;
+  };
+  for (let at = 0; at < diff.length; ) {
+    const end = diff.indexOf('\n', at);
+    const next = end === -1 ? diff.length : end + 1;
+    const first = diff.charCodeAt(at);
+    if (first === 64 /* @ */ && diff.startsWith('@@', at)) {
+      if (lineCount >= size) cut(at, '');
+      const numbers = /^@@ -(\d+)(?:,\d+)? \+(\d+)/.exec(diff.slice(at, Math.min(next, at + 80)));
+      oldLine = numbers ? Number(numbers[1]) : 0;
+      newLine = numbers ? Number(numbers[2]) : 0;
+    } else if (first === 43 /* + */ || first === 45 /* - */ || first === 32 /* space */) {
+      if (lineCount >= 2 * size) cut(at, `@@ -${oldLine} +${newLine} @@`);
+      lineCount++;
+      if (first !== 43) oldLine++;
+      if (first !== 45) newLine++;
+    }
+    at = next;
+  }
+  cut(diff.length, '');
+  return groups;
+}
+
+/** Parses a group and cuts it into chunks (a group that continues a hunk starts without a header row). */
+export function groupChunks(ref: string, group: DiffGroup): Chunk[] {
+  const parsed = parseDiff(ref, group.text);
+  const chunks = parsed ? chunkDiff(parsed) : [];
+  if (group.continuation && chunks[0]) chunks[0] = { ...chunks[0], continuation: true };
+  return chunks;
+}
+
+type LightLine = { type: 'insert' | 'delete' | 'context' };
+const INSERT: LightLine = { type: 'insert' };
+const DELETE: LightLine = { type: 'delete' };
+const CONTEXT: LightLine = { type: 'context' };
+
+/**
+ * How many rows a group's chunks take, without parsing it: its lines are typed as
+ * diff2html types them (it drops `\ No newline` lines, empty lines and lines starting with
+ * `*`, and splits lines at carriage returns), then chunked and counted by the same code as
+ * the drawn chunks, so a group's placeholder is exactly as tall as the group drawn.
+ */
+export function groupRows(group: DiffGroup, format: DiffFormat): number {
+  let text = group.text;
+  if (text.includes('\\ No newline at end of file')) text = text.replace(/\\ No newline at end of file/g, '');
+  const lines = text.includes('\r') ? text.replace(/\r\n?/g, '\n').split('\n') : text.split('\n');
+  const blocks: Array<{ lines: LightLine[] }> = [];
+  let block: { lines: LightLine[] } | null = null;
+  for (const line of lines) {
+    if (!line || line[0] === '*') continue;
+    if (line.startsWith('@@')) {
+      block = { lines: [] };
+      blocks.push(block);
+    } else if (block) {
+      const first = line[0];
+      if (first === '+') block.lines.push(INSERT);
+      else if (first === '-') block.lines.push(DELETE);
+      else if (first === ' ') block.lines.push(CONTEXT);
+    }
+  }
+  const chunks = chunkDiff({ blocks });
+  if (group.continuation && chunks[0]) chunks[0] = { ...chunks[0], continuation: true };
+  return chunks.reduce((sum, chunk) => sum + chunkRows(chunk, format), 0);
+}
+
 /** Whether a chunk shows the line with this number on this side. */
 export function chunkHasLine(chunk: Chunk, side: '+' | '-', line: number): boolean {
   return chunk.file.blocks.some((b) => b.lines.some((l) => (side === '+' ? l.newNumber === line : l.oldNumber === line)));
 }
 
 /** How many table rows a chunk takes, so a placeholder can have the exact height. */
-export function chunkRows(chunk: Chunk, format: DiffFormat): number {
+export function chunkRows(chunk: { file: Blocks<{ lines: Array<{ type: string }> }>; continuation: boolean }, format: DiffFormat): number {
   let rows = 0;
   for (const [i, block] of chunk.file.blocks.entries()) {
     if (!(chunk.continuation && i === 0)) rows++;

@@ -1,4 +1,4 @@
-import { useEffect, useState, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useState, type RefObject } from 'react';
 
 type Listener = (near: boolean) => void;
 const observers = new Map<string, { observer: IntersectionObserver; listeners: Map<Element, Listener> }>();
@@ -26,16 +26,71 @@ function observe(element: Element, margin: string, listener: Listener): () => vo
   };
 }
 
+/** The vertical part of a margin such as `1200px 0px`, in pixels. */
+function verticalMargin(margin: string): number {
+  return Number.parseFloat(margin) || 0;
+}
+
+/**
+ * Whether the element is within `margin` of the viewport right now. Read once when an
+ * element mounts, so what is already in view draws in the same frame instead of a frame
+ * later, when the observer first reports. An element laid out with no size (inside a
+ * folded parent, say) counts as far, and so does every element mounted after one found
+ * below the viewport in the same batch (a page of 2,000 files measures a handful); the
+ * observer corrects any of these a frame later.
+ */
+function nearNow(element: Element, margin: string): boolean {
+  // Elements mount in document order: once one is below the viewport, so is the rest of this batch.
+  if (pastBottom) return false;
+  const where = position(element, margin);
+  if (where === 'below') {
+    pastBottom = true;
+    queueMicrotask(() => (pastBottom = false));
+  }
+  return where === 'near';
+}
+let pastBottom = false;
+
+function position(element: Element, margin: string): 'above' | 'near' | 'below' | 'unlaid' {
+  const rect = element.getBoundingClientRect();
+  if (rect.width === 0 && rect.height === 0) return 'unlaid';
+  const m = verticalMargin(margin);
+  if (rect.top > window.innerHeight + m) return 'below';
+  return rect.bottom >= -m ? 'near' : 'above';
+}
+
+/**
+ * Tells every watched element at once whether it is near, without waiting for the
+ * observers' next report (a frame later). For a jump: called right after a scroll, the
+ * files and chunks it brought into view render in the same task, and are painted in the
+ * next frame.
+ */
+export function refreshNear(): void {
+  for (const [margin, { listeners }] of observers) {
+    for (const [element, listener] of listeners) if (position(element, margin) === 'near') listener(true);
+  }
+}
+
+/** The margin diff chunks are drawn within. */
+export const NEAR = '1200px 0px';
+
 /**
  * True while the element is within `margin` of the viewport. Diff chunks render only
  * then, and are dropped again when far away, so a round of any size keeps a small page.
+ * `sticky` keeps it true once it has been near (for what should render once and stay).
  */
-export function useNearViewport(ref: RefObject<Element | null>, margin = '1200px 0px'): boolean {
+export function useNearViewport(ref: RefObject<Element | null>, margin = NEAR, { sticky = false }: { sticky?: boolean } = {}): boolean {
   const [near, setNear] = useState(false);
+  // Before the first paint: what is already in view renders now (a layout-effect update is synchronous).
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (element && nearNow(element, margin)) setNear(true);
+  }, [ref, margin]);
+  const done = sticky && near;
   useEffect(() => {
     const element = ref.current;
-    if (!element) return;
+    if (!element || done) return;
     return observe(element, margin, setNear);
-  }, [ref, margin]);
+  }, [ref, margin, done]);
   return near;
 }
