@@ -1,11 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { MaterialEntry, Source, Status } from '../../schemas/material';
-import { generatedAttribute } from '../git/attributes';
-import { captureTree } from '../git/capture';
+import { generatedAttribute, startGeneratedAttribute } from '../git/attributes';
+import { captureIndex, type CapturedIndex } from '../git/capture';
 import { splitDiff, ZERO_OID, type FileDiff, type RawChange, type SplitDiff } from '../git/diff';
+import { indexSizes } from '../git/index-file';
 import { commitsByPath, type Commit } from '../git/log';
-import { BlobReader, blobSizes } from '../git/objects';
+import { BlobReader, blobSizes, startBlobSizes } from '../git/objects';
 import type { Repo } from '../git/repo';
 import { assertWritable, reviewDir, type ReviewDir } from '../review-dir';
 import { resolveBase, type Base, type BaseOptions } from './base';
@@ -49,8 +50,9 @@ export interface RoundSummary {
 export async function emitRound(repo: Repo, options: BaseOptions, whileCapturing?: () => void): Promise<RoundSummary> {
   const review = reviewDir(repo.root);
   await assertWritable(review);
-  const capture = captureTree(repo);
+  const capture = captureIndex(repo);
   capture.catch(() => {}); // awaited below, on every path
+  const dropCapture = () => capture.then((index) => index.dispose(), () => {});
   let withheld: PrivacyCheck;
   let base: Base;
   let previous: PreviousRound | null;
@@ -59,24 +61,38 @@ export async function emitRound(repo: Repo, options: BaseOptions, whileCapturing
     [withheld, begin, previous] = await Promise.all([loadPrivacy(repo.root), readBegin(review), readPreviousRound(review)]);
     base = await resolveBase(repo, options, begin, previous);
   } catch (error) {
-    await capture.catch(() => {});
+    await dropCapture();
     throw error;
   }
   const commits = commitsByPath(repo, base.commit);
   commits.catch(() => {}); // awaited once the change list is known; this keeps an early failure handled
   preloadEntryModules();
   whileCapturing?.();
-  const [warnings, tree] = await settled(ensureIgnored(repo), capture);
-  let round = await nextRoundNumber(repo, review, previous);
-  while (!(await claimRound(review, round))) round++;
+  let warnings: string[];
+  let index: CapturedIndex;
   try {
-    await pinRound(repo, round, tree);
-    const summary = await writeMaterial(repo, review, { base, tree, round, warnings, withheld, commits });
-    await keepRound(review, round);
-    return summary;
+    [warnings, index] = await settled(ensureIgnored(repo), capture);
   } catch (error) {
-    await releaseRound(review, round);
+    await dropCapture();
     throw error;
+  }
+  // The diff reads the temporary index (`--cached`), so the tree is written meanwhile.
+  const tree = index.writeTree();
+  tree.catch(() => {}); // awaited in writeMaterial, and below before the index goes
+  try {
+    let round = await nextRoundNumber(repo, review, previous);
+    while (!(await claimRound(review, round))) round++;
+    try {
+      const summary = await writeMaterial(repo, review, { base, index, tree, round, warnings, withheld, commits });
+      await keepRound(review, round);
+      return summary;
+    } catch (error) {
+      await releaseRound(review, round);
+      throw error;
+    }
+  } finally {
+    await tree.catch(() => {});
+    await index.dispose();
   }
 }
 
@@ -90,7 +106,9 @@ async function settled<A, B>(a: Promise<A>, b: Promise<B>): Promise<[A, B]> {
 
 interface RoundFacts {
   base: Base;
-  tree: string;
+  /** The captured working state, and its tree being written. */
+  index: CapturedIndex;
+  tree: Promise<string>;
   round: number;
   warnings: string[];
   withheld: PrivacyCheck;
@@ -98,31 +116,39 @@ interface RoundFacts {
 }
 
 /** Streams material.json, entry by entry, through a temporary file; the before copy of each binary goes to blobs/. */
-async function writeMaterial(repo: Repo, review: ReviewDir, { base, tree, round, warnings, withheld, commits }: RoundFacts): Promise<RoundSummary> {
+async function writeMaterial(repo: Repo, review: ReviewDir, { base, index, tree: treeWritten, round, warnings, withheld, commits }: RoundFacts): Promise<RoundSummary> {
   await mkdir(review.blobs, { recursive: true });
-  const summary: RoundSummary = {
-    round,
-    base: base.oid,
-    baseReason: base.reason,
-    tree,
-    materialFile: review.material,
-    ...noEntries(),
-    warnings,
-  };
   const writer = new MaterialFile(review.material);
   let part: MaterialFile | null = null;
   let diff: SplitDiff | null = null;
+  let facts: Promise<EntryFacts> | null = null;
+  const shortBase = base.oid.slice(0, 7);
+  // git diff starts first; the gits that look up facts start while it finds the changes.
+  let lookups: FactLookups | null = null;
+  // The sizes the capture recorded weigh the changes, to split the patch work evenly.
+  const recorded = indexSizes(index.file, repo.emptyTree.length / 2);
+  const started = splitDiff(repo, base.oid, { cached: index.env }, async (changes) => {
+    // Looked up while the gits make patches; the first entry waits for them.
+    facts = commits.then((byPath) => lookUpFacts(repo, changes, byPath, withheld, lookups!));
+    facts.catch(() => {}); // awaited before the first entry
+    const sizes = (await recorded) ?? new Map<string, number>();
+    return splitPoint(changes, changes.map((c) => sizes.get(c.path) ?? 0), shortBase);
+  });
+  started.catch(() => {}); // awaited below; stopped if something fails first
+  lookups = startFactLookups(repo);
   const reader = new BlobReader(repo);
+  const blobs = { reader, dir: review.blobs, shortBase, taken: new Set<string>() };
+  let summary: RoundSummary;
   try {
+    // While git finds the changes and the facts are looked up: the tree, its round ref, the head.
+    const tree = await treeWritten;
+    summary = { round, base: base.oid, baseReason: base.reason, tree, materialFile: review.material, ...noEntries(), warnings };
+    await pinRound(repo, round, tree);
     writer.write(materialHead(repo, base, tree, round));
-    let facts: EntryFacts | null = null;
-    const blobs = { reader, dir: review.blobs, shortBase: base.oid.slice(0, 7), taken: new Set<string>() };
-    diff = await splitDiff(repo, base.oid, tree, async (changes) => {
-      facts = await lookUpFacts(repo, changes, await commits, withheld, true);
-      return splitPoint(changes, facts.sizes, blobs);
-    });
+    diff = await started;
+    const known = await facts!;
     if (diff.second === null) {
-      await writeEntries(diff.first, facts!, blobs, writer, summary, () => false);
+      await writeEntries(diff.first, known, blobs, writer, summary, () => false);
     } else {
       // The second half's entries go to a part file, appended once the first half is written.
       // Both halves have entries, so each of the second half's follows another: a comma first.
@@ -132,8 +158,8 @@ async function writeMaterial(repo: Repo, review: ReviewDir, { base, tree, round,
       let failed = false;
       const stopped = () => failed;
       const halves = [
-        writeEntries(diff.first, facts!, blobs, writer, summary, stopped),
-        writeEntries(diff.second, facts!, blobs, part, rest, stopped, true),
+        writeEntries(diff.first, known, blobs, writer, summary, stopped),
+        writeEntries(diff.second, known, blobs, part, rest, stopped, true),
       ].map((half) => half.catch((error: unknown) => ((failed = true), Promise.reject(error))));
       for (const result of await Promise.allSettled(halves)) if (result.status === 'rejected') throw result.reason;
       writer.append(part.close());
@@ -146,10 +172,10 @@ async function writeMaterial(repo: Repo, review: ReviewDir, { base, tree, round,
     await reader.close();
     writer.commit();
   } catch (error) {
-    diff?.stop();
+    await started.then((d) => d.stop(), () => {});
     writer.abort();
     part?.abort();
-    await reader.close().catch(() => {});
+    await Promise.all([reader.close(), lookups.close()].map((closed) => closed.catch(() => {})));
     throw error;
   }
   return summary;
@@ -191,21 +217,22 @@ async function writeEntries(
 
 /**
  * Where a second git starts making patches (see `splitDiff`), weighing each change by
- * the bytes git reads for it: half the weight each, or null to leave the round to one
- * git when it is small (a second process costs more than it saves) or when two binaries
+ * the bytes of its file (as the capture's index recorded them; a deleted file weighs
+ * nothing but its entry): half the weight each, or null to leave the round to one git
+ * when it is small (a second process costs more than it saves) or when two binaries
  * could want the same before-copy name (names are made unique in the order entries are
  * written, which two parts written at once would not keep).
  */
-export function splitPoint(changes: RawChange[], sizes: Map<string, number>, blobs: Pick<BlobStore, 'shortBase'>): number | null {
+export function splitPoint(changes: RawChange[], sizes: number[], shortBase: string): number | null {
   if (changes.length < 2) return null;
   const names = new Set<string>();
   for (const change of changes) {
     if (!mayKeepBefore(change)) continue;
-    const name = baseBlobName(change.path, blobs.shortBase);
+    const name = baseBlobName(change.path, shortBase);
     if (names.has(name)) return null;
     names.add(name);
   }
-  const weights = changes.map((c) => PER_FILE_BYTES + (sizes.get(c.oldOid) ?? 0) + (sizes.get(c.newOid) ?? 0));
+  const weights = sizes.map((size) => PER_FILE_BYTES + size);
   const total = weights.reduce((sum, w) => sum + w, 0);
   if (total < splitSettings.fromBytes) return null;
   let sum = 0;
@@ -225,27 +252,40 @@ export const splitSettings = { fromBytes: 1 << 20, splits: 0 };
 /** What one more file costs git beyond its bytes, in bytes. */
 const PER_FILE_BYTES = 1024;
 
-/** Sizes, generated and withheld flags, and commits of a change list, looked up in batches. */
+/** The gits of `lookUpFacts`, started ahead (see `startBlobSizes`). */
+export interface FactLookups {
+  sizes: ReturnType<typeof startBlobSizes>;
+  attributes: ReturnType<typeof startGeneratedAttribute>;
+  /** Ends gits that were never asked anything (after a failure). */
+  close(): Promise<void>;
+}
+
+export function startFactLookups(repo: Repo): FactLookups {
+  const sizes = startBlobSizes(repo);
+  const attributes = startGeneratedAttribute(repo);
+  let used = false;
+  return {
+    sizes: { sizes: (oids) => ((used = true), sizes.sizes(oids)) },
+    attributes,
+    close: async () => {
+      if (!used) await Promise.all([sizes.sizes([]), attributes.lookUp([])]);
+    },
+  };
+}
+
+/** Sizes, generated and withheld flags, and commits of a change list, looked up in batches (by gits started ahead, when given). */
 export async function lookUpFacts(
   repo: Repo,
   changes: RawChange[],
   commits: Map<string, Commit[]>,
   withheld: (file: string) => string | null,
-  /** Also the sizes of the blobs changes start from (to weigh the changes). */
-  withOldSizes = false,
+  lookups?: FactLookups,
 ): Promise<EntryFacts> {
-  const oids = changes.map((c) => (c.status === 'D' ? c.oldOid : c.newOid));
-  if (withOldSizes) for (const c of changes) if (c.status !== 'D' && c.status !== 'A') oids.push(c.oldOid);
-  const [sizes, attributes] = await Promise.all([
-    blobSizes(
-      repo,
-      oids.filter((oid) => !ZERO_OID.test(oid)),
-    ),
-    generatedAttribute(
-      repo,
-      changes.map((c) => c.path),
-    ),
-  ]);
+  const wanted = changes.map((c) => (c.status === 'D' ? c.oldOid : c.newOid)).filter((oid) => !ZERO_OID.test(oid));
+  const paths = changes.map((c) => c.path);
+  const [sizes, attributes] = await Promise.all(
+    lookups ? [lookups.sizes.sizes(wanted), lookups.attributes.lookUp(paths)] : [blobSizes(repo, wanted), generatedAttribute(repo, paths)],
+  );
   return { commits, sizes, withheld, generated: (file) => isGenerated(file, attributes.get(file)) };
 }
 

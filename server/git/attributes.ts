@@ -3,19 +3,32 @@ import type { Repo } from './repo';
 
 /** `linguist-generated` per path: true (set), false (explicitly unset), absent when unspecified. */
 export async function generatedAttribute(repo: Repo, paths: string[]): Promise<Map<string, boolean>> {
-  const result = new Map<string, boolean>();
-  if (paths.length === 0) return result;
+  if (paths.length === 0) return new Map();
+  return startGeneratedAttribute(repo).lookUp(paths);
+}
+
+/**
+ * `generatedAttribute` with git started before the paths are known, so its start-up is
+ * paid while something else runs. `lookUp` must be called once (with no paths, it just ends git).
+ */
+export function startGeneratedAttribute(repo: Repo): { lookUp: (paths: string[]) => Promise<Map<string, boolean>> } {
   const child = repo.git.spawn(['check-attr', '-z', '--stdin', 'linguist-generated']);
   const done = exited(child, 'git check-attr');
-  child.stdin.end(paths.map((p) => `${p}\0`).join(''));
-  const chunks: Buffer[] = [];
-  for await (const chunk of child.stdout as AsyncIterable<Buffer>) chunks.push(chunk);
-  await done;
-  const fields = Buffer.concat(chunks).toString('utf8').split('\0');
-  for (let i = 0; i + 2 < fields.length; i += 3) {
-    const value = fields[i + 2];
-    if (value === 'set' || value === 'true') result.set(fields[i]!, true);
-    else if (value === 'unset' || value === 'false') result.set(fields[i]!, false);
-  }
-  return result;
+  done.catch(() => {}); // awaited in lookUp()
+  return {
+    lookUp: async (paths) => {
+      child.stdin.end(paths.map((p) => `${p}\0`).join(''));
+      const chunks: Buffer[] = [];
+      for await (const chunk of child.stdout as AsyncIterable<Buffer>) chunks.push(chunk);
+      await done;
+      const result = new Map<string, boolean>();
+      const fields = Buffer.concat(chunks).toString('utf8').split('\0');
+      for (let i = 0; i + 2 < fields.length; i += 3) {
+        const value = fields[i + 2];
+        if (value === 'set' || value === 'true') result.set(fields[i]!, true);
+        else if (value === 'unset' || value === 'false') result.set(fields[i]!, false);
+      }
+      return result;
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { GitEnv } from './git';
 import type { Repo } from './repo';
 
 /**
@@ -27,19 +28,47 @@ const BULK_ADD = ['core.bigFileThreshold=1', 'pack.compression=0'];
  * file stay untouched.
  */
 export async function captureTree(repo: Repo): Promise<string> {
+  const captured = await captureIndex(repo);
+  try {
+    return await captured.writeTree();
+  } finally {
+    await captured.dispose();
+  }
+}
+
+/** The working state staged in a temporary index, before its tree is written. */
+export interface CapturedIndex {
+  /** The temporary index file. */
+  file: string;
+  /** The environment that points git at the temporary index (for `git diff --cached`). */
+  env: GitEnv;
+  /** Writes the index's tree (trees are written as loose objects) and returns its id. */
+  writeTree(): Promise<string>;
+  /** Removes the temporary index. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * The first part of `captureTree`: the working state in a temporary index. A diff of the
+ * base against this index (`--cached`) is the diff against its tree, so it can start while
+ * the tree is being written.
+ */
+export async function captureIndex(repo: Repo): Promise<CapturedIndex> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'involut-index-'));
+  const dispose = () => rm(scratch, { recursive: true, force: true });
   const index = path.join(scratch, 'index');
+  const env = { GIT_INDEX_FILE: index };
   try {
     await seedIndex(repo.indexFile, index);
-    const env = { GIT_INDEX_FILE: index };
     // No pathspec here: naming `.review` (even to exclude it) makes git refuse when it is ignored.
     await repo.git.run(['add', '--all'], env, BULK_ADD);
     // `.review/` leaves the capture whatever .gitignore says, tracked or not.
     await repo.git.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ':(top).review'], env);
-    return (await repo.git.run(['write-tree'], env)).trim();
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
+  } catch (error) {
+    await dispose();
+    throw error;
   }
+  return { file: index, env, writeTree: async () => (await repo.git.run(['write-tree'], env)).trim(), dispose };
 }
 
 /**

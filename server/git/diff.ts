@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { DIFF_FLAGS, WITHOUT_REVIEW, exited } from './git';
+import { DIFF_FLAGS, WITHOUT_REVIEW, exited, type GitEnv } from './git';
 import type { Repo } from './repo';
 
 /** One record of `git diff --raw`: what happened to one path between base and tree. */
@@ -36,7 +36,7 @@ type DiffChild = ReturnType<Repo['git']['spawn']>;
  * as they arrive, holding at most one file's patch in memory.
  */
 class PatchStream {
-  private readonly chunks: AsyncIterator<Buffer>;
+  private readonly chunks: ReadAhead;
   private readonly splitter = new SectionSplitter();
   private readonly pending: Buffer[] = [];
   private ended = false;
@@ -47,7 +47,7 @@ class PatchStream {
     this.done = exited(child, 'git diff');
     this.done.catch(() => {}); // awaited by whoever reads to the end; a stopped diff's exit does not matter
     child.stdin.end();
-    this.chunks = (child.stdout as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+    this.chunks = new ReadAhead(child.stdout as AsyncIterable<Buffer>, READ_AHEAD_BYTES);
   }
 
   /** The raw records (each as its exact text, for comparing two diffs) and the changes they describe. */
@@ -55,13 +55,12 @@ class PatchStream {
     const parts: Buffer[] = [];
     let size = 0;
     for (;;) {
-      const next = await this.chunks.next();
-      if (next.done) {
+      const chunk = await this.chunks.next();
+      if (chunk === null) {
         // No separator: either nothing changed, or only raw records came (no patch at all).
         this.ended = true;
         return parseRawRecords(Buffer.concat(parts, size));
       }
-      const chunk = next.value;
       // The separator may straddle two chunks: look from one byte before this chunk.
       const from = size > 0 ? -1 : 0;
       const view = from === -1 ? Buffer.concat([parts[parts.length - 1]!.subarray(-1), chunk]) : chunk;
@@ -95,11 +94,11 @@ class PatchStream {
       }
       if (this.ended) break;
       const chunk = await this.chunks.next();
-      if (chunk.done) {
+      if (chunk === null) {
         this.ended = true;
         this.pending.push(...this.splitter.end());
       } else {
-        this.pending.push(...this.splitter.push(chunk.value));
+        this.pending.push(...this.splitter.push(chunk));
       }
     }
     if (next < count) {
@@ -111,8 +110,7 @@ class PatchStream {
   /** Reads to the end (every patch was taken) and waits for git to exit 0. */
   async finish(): Promise<void> {
     while (!this.ended) {
-      const chunk = await this.chunks.next();
-      if (chunk.done) this.ended = true;
+      if ((await this.chunks.next()) === null) this.ended = true;
     }
     await this.done;
   }
@@ -123,6 +121,70 @@ class PatchStream {
     this.stopped = true;
     this.child.stdout.destroy();
     this.child.kill();
+  }
+}
+
+/**
+ * How far a diff's output is read ahead of the entries being built: git keeps making
+ * patches while the first entry waits for its facts (sizes, attributes) and while the
+ * other half's entries are written, instead of stopping at a full pipe (64 KiB).
+ */
+const READ_AHEAD_BYTES = 8 << 20;
+
+/** Pulls a stream's chunks as they come, holding at most about `limit` bytes not yet taken. */
+class ReadAhead {
+  private readonly queue: Buffer[] = [];
+  private queued = 0;
+  private ended = false;
+  private error: unknown = null;
+  private wake: (() => void) | null = null;
+  private room: (() => void) | null = null;
+
+  constructor(
+    stream: AsyncIterable<Buffer>,
+    private readonly limit: number,
+  ) {
+    void this.pump(stream[Symbol.asyncIterator]());
+  }
+
+  /** The next chunk, or null at the end of the stream (a read error is thrown here). */
+  async next(): Promise<Buffer | null> {
+    while (this.queue.length === 0) {
+      if (this.ended) {
+        if (this.error !== null) throw this.error;
+        return null;
+      }
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+    const chunk = this.queue.shift()!;
+    this.queued -= chunk.length;
+    if (this.room !== null && this.queued < this.limit) {
+      this.room();
+      this.room = null;
+    }
+    return chunk;
+  }
+
+  private async pump(chunks: AsyncIterator<Buffer>): Promise<void> {
+    try {
+      for (;;) {
+        if (this.queued >= this.limit) await new Promise<void>((resolve) => (this.room = resolve));
+        const next = await chunks.next();
+        if (next.done) break;
+        this.queue.push(next.value);
+        this.queued += next.value.length;
+        this.wakeUp();
+      }
+    } catch (error) {
+      this.error = error;
+    }
+    this.ended = true;
+    this.wakeUp();
+  }
+
+  private wakeUp(): void {
+    this.wake?.();
+    this.wake = null;
   }
 }
 
@@ -148,6 +210,12 @@ export async function* diffTrees(
     stream.stop();
   }
 }
+
+/**
+ * What the base is compared with: a tree, or the temporary index a capture staged (the
+ * same changes as its tree's: `--cached`, so the diff need not wait for the tree).
+ */
+export type DiffTarget = { tree: string } | { cached: GitEnv };
 
 /** The patches of a round in two parts, read at the same time; `second` is null when one git does it all. */
 export interface SplitDiff {
@@ -181,10 +249,12 @@ const MAX_SECOND_BYTES = 512 * 1024;
 export async function splitDiff(
   repo: Repo,
   base: string,
-  tree: string,
+  to: DiffTarget,
   splitAt: (changes: RawChange[]) => Promise<number | null>,
 ): Promise<SplitDiff> {
-  const whole = new PatchStream(repo.git.spawn([...DIFF_ARGS, base, tree, ...WITHOUT_REVIEW]));
+  const [sides, env] = 'tree' in to ? [[base, to.tree], {}] : [['--cached', base], to.cached];
+  const diff = (pathspecs: string[]) => new PatchStream(repo.git.spawn([...DIFF_ARGS, ...sides, '--', ...pathspecs], env));
+  const whole = diff(WITHOUT_REVIEW.slice(1));
   let part: PatchStream | null = null;
   const stop = () => {
     whole.stop();
@@ -197,7 +267,7 @@ export async function splitDiff(
       return { changes, first: readAll(whole, changes), second: null, stop };
     }
     const pathspecs = changes.slice(at).flatMap((c) => (c.from === undefined ? [c.path] : [c.path, c.from])).map((p) => `:(top,literal)${p}`);
-    const second = new PatchStream(repo.git.spawn([...DIFF_ARGS, base, tree, '--', ...pathspecs]));
+    const second = diff(pathspecs);
     part = second;
     const verified = second.header().then(
       (header) => header.records.length === records.length - at && header.records.every((r, i) => r === records[at + i]),

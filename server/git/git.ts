@@ -85,10 +85,10 @@ export class Git {
   }
 
   /** Starts git with stdout (and stdin) as streams, for output too big to buffer. */
-  spawn(args: string[]): ChildProcessByStdio<Writable, Readable, Readable> {
+  spawn(args: string[], env: GitEnv = {}): ChildProcessByStdio<Writable, Readable, Readable> {
     return spawn('git', gitArgs(args), {
       cwd: this.cwd,
-      env: minimalEnv({}),
+      env: minimalEnv(env),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
   }

@@ -5,19 +5,32 @@ import type { Repo } from './repo';
 
 /** Sizes in bytes of many blobs at once (`git cat-file --batch-check`); unknown ids are left out. */
 export async function blobSizes(repo: Repo, oids: string[]): Promise<Map<string, number>> {
-  const sizes = new Map<string, number>();
-  if (oids.length === 0) return sizes;
+  if (oids.length === 0) return new Map();
+  return startBlobSizes(repo).sizes(oids);
+}
+
+/**
+ * `blobSizes` with git started before the ids are known, so its start-up is paid while
+ * something else runs. `sizes` must be called once (with no ids, it just ends git).
+ */
+export function startBlobSizes(repo: Repo): { sizes: (oids: string[]) => Promise<Map<string, number>> } {
   const child = repo.git.spawn(['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)']);
   const done = exited(child, 'git cat-file');
-  child.stdin.end(`${[...new Set(oids)].join('\n')}\n`);
-  let text = '';
-  for await (const chunk of child.stdout as AsyncIterable<Buffer>) text += chunk.toString('latin1');
-  await done;
-  for (const line of text.split('\n')) {
-    const [oid, type, size] = line.split(' ');
-    if (oid && type === 'blob') sizes.set(oid, Number(size));
-  }
-  return sizes;
+  done.catch(() => {}); // awaited in sizes()
+  return {
+    sizes: async (oids) => {
+      child.stdin.end(oids.length ? `${[...new Set(oids)].join('\n')}\n` : '');
+      let text = '';
+      for await (const chunk of child.stdout as AsyncIterable<Buffer>) text += chunk.toString('latin1');
+      await done;
+      const sizes = new Map<string, number>();
+      for (const line of text.split('\n')) {
+        const [oid, type, size] = line.split(' ');
+        if (oid && type === 'blob') sizes.set(oid, Number(size));
+      }
+      return sizes;
+    },
+  };
 }
 
 /** What to do with one blob read by a `BlobReader`. */

@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { captureTree } from '../../server/git/capture';
+import { captureIndex, captureTree } from '../../server/git/capture';
 import { diffTrees, splitDiff, type FileDiff, type RawChange } from '../../server/git/diff';
 import { openRepo } from '../../server/git/repo';
 import { splitSettings } from '../../server/emit/material';
@@ -74,7 +74,7 @@ beforeAll(() => {
 
 /** material.json as written, without the two lines that differ from one emission to the next. */
 function materialText(): string {
-  return readFileSync(repo.path('.review/material.json'), 'utf8').replace(/\n {4}"(generated|round)": [^\n]*/g, '');
+  return readFileSync(repo.path('.review/material.json'), 'utf8').replace(/\n {2,4}"(generated|round)": [^\n]*/g, '');
 }
 
 const summaryFigures = ({ files, byStatus, additions, deletions, binaries, withheld, generated }: Awaited<ReturnType<typeof emit>>['summary']) => ({
@@ -123,7 +123,7 @@ describe('a round split across two gits', () => {
 
     let splitsUsed = 0;
     for (let at = 1; at < whole.length; at++) {
-      const diff = await splitDiff(git, base, tree, async () => at);
+      const diff = await splitDiff(git, base, { tree }, async () => at);
       const files: FileDiff[] = [];
       const second: FileDiff[] = [];
       await Promise.all([
@@ -139,6 +139,35 @@ describe('a round split across two gits', () => {
     }
     // The literal pathspecs give the second git the same changes at every point: it was used each time.
     expect(splitsUsed).toBe(whole.length - 1);
+  });
+});
+
+describe('the diff against the temporary index (--cached)', () => {
+  it('gives the files of the diff against its tree, whole and split', async () => {
+    const git = await openRepo(repo.dir);
+    const index = await captureIndex(git);
+    try {
+      const tree = await index.writeTree();
+      const whole: FileDiff[] = [];
+      for await (const file of diffTrees(git, base, tree, async () => {})) whole.push(file);
+      for (const at of [null, Math.floor(whole.length / 3)]) {
+        const diff = await splitDiff(git, base, { cached: index.env }, async () => at);
+        const files: FileDiff[] = [];
+        const second: FileDiff[] = [];
+        await Promise.all([
+          (async () => {
+            for await (const file of diff.first) files.push(file);
+          })(),
+          (async () => {
+            for await (const file of diff.second ?? []) second.push(file);
+          })(),
+        ]);
+        expect(second.length > 0).toBe(at !== null);
+        expect(summarize([...files, ...second])).toEqual(summarize(whole));
+      }
+    } finally {
+      await index.dispose();
+    }
   });
 });
 
@@ -164,7 +193,7 @@ describe('when the second git would see the round differently', () => {
       ['R', 'zz/p-renamed'],
     ]);
 
-    const diff = await splitDiff(git, otherBase, tree, async () => 2);
+    const diff = await splitDiff(git, otherBase, { tree }, async () => 2);
     const first: FileDiff[] = [];
     for await (const file of diff.first) first.push(file);
     const second: FileDiff[] = [];
