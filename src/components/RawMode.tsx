@@ -1,8 +1,10 @@
-import { startTransition, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Card } from '../../schemas/cards';
 import type { MaterialEntry } from '../../schemas/material';
 import { FileDiff } from '../diff/FileDiff';
 import { holdFileInPlace } from '../diff/holdInPlace';
+import { whenScreenSettled } from '../diff/screenSettled';
+import { refreshNear } from '../diff/useNearViewport';
 import { fileTree, treeOrder } from '../model/file-tree';
 import type { SinceLastView } from '../state/useSinceLast';
 import type { CardContext } from './CardView';
@@ -38,22 +40,21 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
   // Raw renders in stages, so what is on screen comes first. Its list of files renders in
   // the background (React's deferred rendering): a page that shows Raw only until its cards
   // arrive drops it unseen. The tree of every file, which costs more to draw than the files
-  // in view, renders once they are painted, and follows `current` in the background too, so
-  // a click on it scrolls to its file without waiting for the tree to redraw.
+  // in view, renders once those are complete on screen (their images loaded; at most a
+  // second), and follows `current` in the background too, so a click on it scrolls to its
+  // file without waiting for the tree to redraw.
   const listReady = useDeferredValue(true, false);
   const [treeReady, setTreeReady] = useState(false);
+  const main = useRef<HTMLElement>(null);
   useEffect(() => {
-    if (!listReady) return;
-    let timer = 0;
-    const frame = requestAnimationFrame(() => {
-      timer = window.setTimeout(() => startTransition(() => setTreeReady(true)));
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      window.clearTimeout(timer);
-    };
-  }, [listReady]);
+    if (!listReady || treeReady) return;
+    return whenScreenSettled(main.current, () => startTransition(() => setTreeReady(true)));
+  }, [listReady, treeReady]);
   const treeCurrent = useDeferredValue(current);
+  // A jump (a tree click, the keyboard) draws what it scrolled to before the next paint.
+  useLayoutEffect(() => {
+    if (current !== null) refreshNear();
+  }, [current]);
   const latestOnOpen = useRef(onOpen);
   latestOnOpen.current = onOpen;
   const openFromTree = useCallback((entry: MaterialEntry) => {
@@ -67,7 +68,7 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
   return (
     <div className="inv-layout">
       {treeReady ? sidebar : <nav className="inv-sidebar inv-tree" aria-label="Changed files" aria-busy="true" />}
-      <main className="inv-main inv-raw" aria-label={since ? `Changed since round ${since.from}` : 'Every changed file'}>
+      <main ref={main} className="inv-main inv-raw" aria-label={since ? `Changed since round ${since.from}` : 'Every changed file'}>
         <RoundSwitch view={view} onView={setView} sinceLast={sinceLast} />
         <NotesElsewhere entries={entries} notes={context.notes} />
         {ordered.length === 0 && <p className="inv-empty">{since ? `Nothing changed since round ${since.from}.` : 'Nothing changed in this round.'}</p>}

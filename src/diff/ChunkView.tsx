@@ -49,7 +49,7 @@ export function ChunkView({ chunk, format, extras, onLineClick }: Props) {
     }
     const target = document.createElement('div');
     element.replaceChildren(target);
-    const ui = drawChunk(target, chunk, format);
+    drawChunk(target, chunk, format);
     const placed = mine
       .map((extra) => {
         const index = rowIndexOf(target, format, extra.side, extra.line);
@@ -57,7 +57,7 @@ export function ChunkView({ chunk, format, extras, onLineClick }: Props) {
       })
       .filter((x) => x !== null);
     setSlots(placed);
-    const handle = idle(() => highlightChunk(ui));
+    const handle = idle(() => void highlightChunk(target, format));
     return () => cancelIdle(handle);
     // `placement` stands for `mine`: redraw only when what is placed, or where, changes.
   }, [drawn, chunk, format, placement]); // eslint-disable-line react-hooks/exhaustive-deps

@@ -5,7 +5,7 @@
  */
 import { parse } from 'diff2html';
 import { ColorSchemeType, type DiffFile } from 'diff2html/lib-esm/types';
-import { Diff2HtmlUI } from 'diff2html/lib-esm/ui/js/diff2html-ui-slim';
+import { Diff2HtmlUI } from 'diff2html/lib-esm/ui/js/diff2html-ui-base';
 import 'diff2html/bundles/css/diff2html.min.css';
 
 export type DiffFormat = 'line-by-line' | 'side-by-side';
@@ -202,29 +202,36 @@ export function chunkRows(chunk: { file: Blocks<{ lines: Array<{ type: string }>
   return rows;
 }
 
+/** How every chunk is drawn: one file's table, no controls of diff2html's own, highlighting done apart. */
+const DRAW = {
+  drawFileList: false,
+  highlight: false,
+  synchronisedScroll: true,
+  fileListToggle: false,
+  fileContentToggle: false,
+  stickyFileHeaders: false,
+  matching: 'none',
+  diffStyle: 'word',
+  colorScheme: ColorSchemeType.AUTO,
+} as const;
+
 /** Draws a chunk into `target` (diff2html escapes every character of the diff). */
-export function drawChunk(target: HTMLElement, chunk: Chunk, format: DiffFormat): Diff2HtmlUI {
-  const ui = new Diff2HtmlUI(target, [chunk.file], {
-    outputFormat: format,
-    drawFileList: false,
-    highlight: false,
-    synchronisedScroll: true,
-    fileListToggle: false,
-    fileContentToggle: false,
-    stickyFileHeaders: false,
-    matching: 'none',
-    diffStyle: 'word',
-    colorScheme: ColorSchemeType.AUTO,
-  });
-  ui.draw();
+export function drawChunk(target: HTMLElement, chunk: Chunk, format: DiffFormat): void {
+  new Diff2HtmlUI(target, [chunk.file], { ...DRAW, outputFormat: format }).draw();
   if (chunk.continuation) {
     // A chunk cut from the middle of a hunk starts without that hunk's header row.
     target.querySelectorAll('tbody.d2h-diff-tbody').forEach((body) => body.firstElementChild?.remove());
   }
-  return ui;
 }
 
-/** Syntax-highlights a drawn chunk (highlight.js, common languages). */
-export function highlightChunk(ui: Diff2HtmlUI): void {
-  ui.highlightCode();
+/**
+ * Syntax-highlights a drawn chunk (highlight.js, common languages). highlight.js is loaded
+ * the first time, as a bundle of its own: the page draws its first diffs without paying
+ * for it. A chunk dropped meanwhile is left alone.
+ */
+export async function highlightChunk(target: HTMLElement, format: DiffFormat): Promise<void> {
+  const { Diff2HtmlUI: WithHighlighter } = await import('diff2html/lib-esm/ui/js/diff2html-ui-slim');
+  if (!target.isConnected) return;
+  // Without a diff to render, diff2html's UI works on the table already in `target`.
+  new WithHighlighter(target, undefined, { ...DRAW, outputFormat: format }).highlightCode();
 }
