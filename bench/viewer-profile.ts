@@ -6,7 +6,8 @@
  * unfolded and scrolled a little). It records a Chromium trace of the scenario and prints the
  * main thread's long tasks (> 50 ms) with what filled them, the totals by kind of work, and the
  * JavaScript functions with the most self and inclusive time (CDP Profiler; PROFILE_JS=0: off).
- * PROFILE_TRACE=file also writes the trace (for chrome://tracing or the Performance panel).
+ * PROFILE_TRACE=file also writes the trace (for chrome://tracing or the Performance panel),
+ * PROFILE_CPU=file the CPU profile (a .cpuprofile).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -125,6 +126,7 @@ try {
   if (process.env.PROFILE_TRACE) writeFileSync(process.env.PROFILE_TRACE, JSON.stringify({ traceEvents: events }));
   summarize(events);
   if (profile) hotFunctions(profile as Profile);
+  if (profile && process.env.PROFILE_CPU) writeFileSync(process.env.PROFILE_CPU, JSON.stringify(profile));
   await close();
 } finally {
   await browser.close();

@@ -57,8 +57,13 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
   }, [current]);
   const latestOnOpen = useRef(onOpen);
   latestOnOpen.current = onOpen;
+  const latestCurrent = useRef(current);
+  latestCurrent.current = current;
   const openFromTree = useCallback((entry: MaterialEntry) => {
+    // The same file again: `current` stays, so the effect above does not run.
+    const again = entry.ref === latestCurrent.current;
     latestOnOpen.current(entry.ref);
+    if (again) refreshNear();
     holdFileInPlace(entry.ref);
   }, []);
   const sidebar = useMemo(

@@ -1,13 +1,10 @@
-import { refreshNear } from './useNearViewport';
-
 /** What the reader does to scroll on their own: any of these ends a hold. */
 const READER_INPUT = ['wheel', 'keydown', 'pointerdown', 'touchstart'] as const;
 
 let release: (() => void) | null = null;
 
 /**
- * After a jump to a file (a click in the file tree scrolls its section into view): draws
- * what is now near at once, then keeps
+ * After a jump to a file (a click in the file tree scrolls its section into view): keeps
  * the section where the jump put it while the files around it are drawn at their real
  * height instead of their estimate, frame by frame, until the reader scrolls or `ms` pass.
  * Without it the file drifts by the estimates' error (the tree's button, which keeps the
@@ -15,8 +12,6 @@ let release: (() => void) | null = null;
  */
 export function holdFileInPlace(ref: string, ms = 1500): void {
   release?.();
-  // What the jump brought near renders now, not when the observers report a frame later.
-  refreshNear();
   const find = () => document.querySelector(`section.inv-file[data-ref="${CSS.escape(ref)}"]`);
   const first = find();
   if (!first) return;
