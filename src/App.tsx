@@ -34,7 +34,8 @@ export function App() {
     if (root) setStorageScope(root);
     return root !== null;
   }, [root]);
-  if (!review.material) {
+  // Wait for the cards too: whether the round opens by cards or in Raw depends on them.
+  if (!review.material || (review.material.state === 'ok' && !review.cards)) {
     return <Shell review={review}>{review.connection ? null : <p className="inv-empty">Loading the round…</p>}</Shell>;
   }
   if (!material) {
