@@ -82,6 +82,7 @@ export async function buildEntry(file: FileDiff, facts: EntryFacts, blobs: BlobS
 /** Subjects of the commits that touched the file under its new or old name, each once, oldest first. */
 function subjects(facts: EntryFacts, change: RawChange): string[] {
   const touched = [...(facts.commits.get(change.path) ?? []), ...(change.from ? (facts.commits.get(change.from) ?? []) : [])];
+  if (touched.length === 0) return [];
   if (change.from) touched.sort((a, b) => a.order - b.order);
   return [...new Map(touched.map((c) => [c.id, c.subject])).values()];
 }

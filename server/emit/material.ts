@@ -50,9 +50,13 @@ export interface RoundSummary {
 export async function emitRound(repo: Repo, options: BaseOptions, whileCapturing?: () => void): Promise<RoundSummary> {
   const review = reviewDir(repo.root);
   await assertWritable(review);
-  const capture = captureIndex(repo);
+  let adding!: () => void;
+  const underWay = new Promise<void>((resolve) => (adding = resolve));
+  const capture = captureIndex(repo, adding);
   capture.catch(() => {}); // awaited below, on every path
   const dropCapture = () => capture.then((index) => index.dispose(), () => {});
+  // The checks below load modules and run JavaScript: git add goes first.
+  await Promise.race([underWay, capture.then(() => {}, () => {})]);
   let withheld: PrivacyCheck;
   let base: Base;
   let previous: PreviousRound | null;
@@ -125,19 +129,29 @@ async function writeMaterial(repo: Repo, review: ReviewDir, { base, index, tree:
   const shortBase = base.oid.slice(0, 7);
   // git diff starts first; the gits that look up facts start while it finds the changes.
   let lookups: FactLookups | null = null;
-  // The sizes the capture recorded weigh the changes, to split the patch work evenly.
-  const recorded = indexSizes(index.file, repo.emptyTree.length / 2);
-  const started = splitDiff(repo, base.oid, { cached: index.env }, async (changes) => {
-    // Looked up while the gits make patches; the first entry waits for them.
-    facts = commits.then((byPath) => lookUpFacts(repo, changes, byPath, withheld, lookups!));
-    facts.catch(() => {}); // awaited before the first entry
-    const sizes = (await recorded) ?? new Map<string, number>();
-    return splitPoint(changes, changes.map((c) => sizes.get(c.path) ?? 0), shortBase);
-  });
-  started.catch(() => {}); // awaited below; stopped if something fails first
-  lookups = startFactLookups(repo);
   const reader = new BlobReader(repo);
   const blobs = { reader, dir: review.blobs, shortBase, taken: new Set<string>() };
+  // The sizes the capture recorded weigh the changes, to split the patch work evenly.
+  const recorded = indexSizes(index.file, repo.emptyTree.length / 2);
+  let changed: RawChange[] = [];
+  const started = splitDiff(
+    repo,
+    base.oid,
+    { cached: index.env },
+    async (changes) => {
+      changed = changes;
+      const sizes = (await recorded) ?? new Map<string, number>();
+      return splitPoint(changes, changes.map((c) => sizes.get(c.path) ?? 0), shortBase);
+    },
+    () => {
+      // Looked up once the gits make patches (read ahead meanwhile); the first entry waits for them.
+      lookups = startFactLookups(repo);
+      reader.start();
+      facts = commits.then((byPath) => lookUpFacts(repo, changed, byPath, withheld, lookups!));
+      facts.catch(() => {}); // awaited before the first entry
+    },
+  );
+  started.catch(() => {}); // awaited below; stopped if something fails first
   let summary: RoundSummary;
   try {
     // While git finds the changes and the facts are looked up: the tree, its round ref, the head.
@@ -175,7 +189,7 @@ async function writeMaterial(repo: Repo, review: ReviewDir, { base, index, tree:
     await started.then((d) => d.stop(), () => {});
     writer.abort();
     part?.abort();
-    await Promise.all([reader.close(), lookups.close()].map((closed) => closed.catch(() => {})));
+    await Promise.all([reader.close(), (lookups as FactLookups | null)?.close()].map((closed) => closed?.catch(() => {})));
     throw error;
   }
   return summary;

@@ -127,9 +127,10 @@ class PatchStream {
 /**
  * How far a diff's output is read ahead of the entries being built: git keeps making
  * patches while the first entry waits for its facts (sizes, attributes) and while the
- * other half's entries are written, instead of stopping at a full pipe (64 KiB).
+ * other half's entries are written, instead of stopping at a full pipe (64 KiB). More
+ * would hold more memory, which makes every later spawn slower (fork copies page tables).
  */
-const READ_AHEAD_BYTES = 8 << 20;
+const READ_AHEAD_BYTES = 4 << 20;
 
 /** Pulls a stream's chunks as they come, holding at most about `limit` bytes not yet taken. */
 class ReadAhead {
@@ -251,6 +252,8 @@ export async function splitDiff(
   base: string,
   to: DiffTarget,
   splitAt: (changes: RawChange[]) => Promise<number | null>,
+  /** Called once the second git is started, or it is known there is none (for work that can wait that long). */
+  onSplit?: () => void,
 ): Promise<SplitDiff> {
   const [sides, env] = 'tree' in to ? [[base, to.tree], {}] : [['--cached', base], to.cached];
   const diff = (pathspecs: string[]) => new PatchStream(repo.git.spawn([...DIFF_ARGS, ...sides, '--', ...pathspecs], env));
@@ -264,11 +267,12 @@ export async function splitDiff(
     const { records, changes } = await whole.header();
     const at = secondStart(changes, await splitAt(changes));
     if (at === null) {
+      onSplit?.();
       return { changes, first: readAll(whole, changes), second: null, stop };
     }
-    const pathspecs = changes.slice(at).flatMap((c) => (c.from === undefined ? [c.path] : [c.path, c.from])).map((p) => `:(top,literal)${p}`);
-    const second = diff(pathspecs);
+    const second = diff(secondPathspecs(changes, at));
     part = second;
+    onSplit?.();
     const verified = second.header().then(
       (header) => header.records.length === records.length - at && header.records.every((r, i) => r === records[at + i]),
       () => false,
@@ -294,6 +298,38 @@ export async function splitDiff(
     stop();
     throw error;
   }
+}
+
+/**
+ * Literal pathspecs that take in the changes from `at` on: each of their paths (both of a
+ * rename) by its highest folder that holds no path of an earlier change, else by itself.
+ * Every change under such a folder is one of them (the change list is complete), and a
+ * handful of folders costs git less to match than thousands of paths.
+ */
+function secondPathspecs(changes: RawChange[], at: number): string[] {
+  const paths = (c: RawChange) => (c.from === undefined ? [c.path] : [c.path, c.from]);
+  const earlier = new Set<string>(); // the earlier changes' paths, and every folder above them
+  for (const change of changes.slice(0, at)) {
+    for (const file of paths(change)) {
+      earlier.add(file);
+      for (let slash = file.indexOf('/'); slash !== -1; slash = file.indexOf('/', slash + 1)) earlier.add(file.slice(0, slash));
+    }
+  }
+  const specs = new Set<string>();
+  for (const change of changes.slice(at)) {
+    for (const file of paths(change)) {
+      let spec = file;
+      for (let slash = file.indexOf('/'); slash !== -1; slash = file.indexOf('/', slash + 1)) {
+        const folder = file.slice(0, slash);
+        if (!earlier.has(folder)) {
+          spec = folder;
+          break;
+        }
+      }
+      specs.add(spec);
+    }
+  }
+  return [...specs].map((spec) => `:(top,literal)${spec}`);
 }
 
 async function* readAll(stream: PatchStream, changes: RawChange[]): AsyncGenerator<FileDiff> {

@@ -57,12 +57,23 @@ export class Git {
    * applies to this one command only.
    */
   async run(args: string[], env: GitEnv = {}, extraConfig: string[] = []): Promise<string> {
+    return (await this.runBytes(args, env, extraConfig)).toString('utf8');
+  }
+
+  /** Like `run`, with `input` on stdin, and stdout's exact bytes (paths need not be UTF-8). */
+  async runBytes(args: string[], env: GitEnv = {}, extraConfig: string[] = [], input?: Buffer): Promise<Buffer> {
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn('git', gitArgs(args, extraConfig), { cwd: this.cwd, env: minimalEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-      child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-      child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
+      const child = spawn('git', gitArgs(args, extraConfig), {
+        cwd: this.cwd,
+        env: minimalEnv(env),
+        stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      });
+      child.stdin?.on('error', () => {}); // git may exit without reading it all; its exit code tells
+      child.stdin?.end(input);
+      child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
+      child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
       child.once('error', reject);
       child.once('close', (exitCode, signal) => resolve(signal ? null : exitCode));
     }).catch((error: unknown) => {
@@ -72,7 +83,7 @@ export class Git {
       const said = Buffer.concat([...stdout, ...stderr]).toString('utf8');
       throw new InvolutError('git-failed', `git ${args[0]} failed: ${firstLine(said) || `exit ${code ?? 'by a signal'}`}`);
     }
-    return Buffer.concat(stdout).toString('utf8');
+    return Buffer.concat(stdout);
   }
 
   /** Like `run`, but answers `null` instead of failing (for questions such as "does this ref exist?"). */

@@ -1,13 +1,26 @@
 import { readFile } from 'node:fs/promises';
 
+/** What Involut reads of one index entry. */
+export interface IndexEntry {
+  path: string;
+  /** The file size git recorded (32 bits, from the working file's stat data). */
+  size: number;
+  /** Outside the sparse-checkout cone (the file is not in the working tree). */
+  skipWorktree: boolean;
+}
+
+/** The entries of an index file and the signatures of its extensions (`TREE`, `link`, `sdir`…). */
+export interface IndexFile {
+  entries: IndexEntry[];
+  extensions: string[];
+}
+
 /**
- * The file size git recorded for each path of an index file (stage 0 and others alike;
- * the last entry of a path wins), read straight from the file: versions 2, 3 and 4 of
- * git's index format, SHA-1 or SHA-256 ids. `null` when the file cannot be read or is not
- * an index this understands. For weighing work only (sizes are 32-bit, taken from the
- * working files' stat data), never for what is written.
+ * An index file read straight from disk: versions 2, 3 and 4 of git's index format,
+ * SHA-1 or SHA-256 ids. `null` when the file cannot be read or is not an index this
+ * understands. For planning and weighing work only, never for what is written.
  */
-export async function indexSizes(file: string, hashBytes: number): Promise<Map<string, number> | null> {
+export async function readIndexFile(file: string, hashBytes: number): Promise<IndexFile | null> {
   let data: Buffer;
   try {
     data = await readFile(file);
@@ -15,22 +28,29 @@ export async function indexSizes(file: string, hashBytes: number): Promise<Map<s
     return null;
   }
   try {
-    return parseSizes(data, hashBytes);
+    return parseIndex(data, hashBytes);
   } catch {
     return null;
   }
 }
 
+/** The file size git recorded for each path of an index file (the last entry of a path wins); see `readIndexFile`. */
+export async function indexSizes(file: string, hashBytes: number): Promise<Map<string, number> | null> {
+  const index = await readIndexFile(file, hashBytes);
+  return index && new Map(index.entries.map((e) => [e.path, e.size]));
+}
+
 const FIXED = 40; // ctime, mtime (8 each), dev, ino, mode, uid, gid, size (4 each)
 const EXTENDED = 0x4000;
+const SKIP_WORKTREE = 0x4000; // in the extended flags
 const NAME_MASK = 0x0fff;
 
-function parseSizes(data: Buffer, hashBytes: number): Map<string, number> | null {
+function parseIndex(data: Buffer, hashBytes: number): IndexFile | null {
   if (data.length < 12 || data.toString('latin1', 0, 4) !== 'DIRC') return null;
   const version = data.readUInt32BE(4);
   if (version < 2 || version > 4) return null;
   const count = data.readUInt32BE(8);
-  const sizes = new Map<string, number>();
+  const entries: IndexEntry[] = [];
   let at = 12;
   let previous: Buffer = Buffer.alloc(0);
   for (let i = 0; i < count; i++) {
@@ -38,8 +58,10 @@ function parseSizes(data: Buffer, hashBytes: number): Map<string, number> | null
     const size = data.readUInt32BE(start + 36);
     const flags = data.readUInt16BE(start + FIXED + hashBytes);
     let name = start + FIXED + hashBytes + 2;
+    let extended = 0;
     if (flags & EXTENDED) {
       if (version < 3) return null;
+      extended = data.readUInt16BE(name);
       name += 2;
     }
     let path: Buffer;
@@ -64,8 +86,14 @@ function parseSizes(data: Buffer, hashBytes: number): Map<string, number> | null
       at = start + ((end - start + 8) & ~7);
     }
     if (at > data.length) return null;
-    sizes.set(path.toString('utf8'), size);
+    entries.push({ path: path.toString('utf8'), size, skipWorktree: (extended & SKIP_WORKTREE) !== 0 });
     previous = path;
   }
-  return sizes;
+  // Extensions: a 4-byte signature and a 4-byte size each, up to the trailing checksum.
+  const extensions: string[] = [];
+  while (at + 8 <= data.length - hashBytes) {
+    extensions.push(data.toString('latin1', at, at + 4));
+    at += 8 + data.readUInt32BE(at + 4);
+  }
+  return { entries, extensions };
 }

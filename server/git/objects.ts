@@ -51,16 +51,25 @@ export const HEAD_BYTES = 512 * 1024;
  * whatever the size of a binary.
  */
 export class BlobReader {
-  private readonly child;
-  private readonly done: Promise<void>;
-  private readonly reader: ByteReader;
+  private started: { child: ReturnType<Repo['git']['spawn']>; done: Promise<void>; reader: ByteReader } | null = null;
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(repo: Repo) {
-    this.child = repo.git.spawn(['cat-file', '--batch']);
-    this.done = exited(this.child, 'git cat-file');
-    this.done.catch(() => {}); // awaited in close()
-    this.reader = new ByteReader(this.child.stdout as AsyncIterable<Buffer>);
+  /** git starts with the first read (most rounds have no binary to read), or with `start`. */
+  constructor(private readonly repo: Repo) {}
+
+  /** Starts git now, while the process is small (a spawn costs more the more memory node holds). */
+  start(): void {
+    void this.process;
+  }
+
+  private get process() {
+    if (!this.started) {
+      const child = this.repo.git.spawn(['cat-file', '--batch']);
+      const done = exited(child, 'git cat-file');
+      done.catch(() => {}); // awaited in close()
+      this.started = { child, done, reader: new ByteReader(child.stdout as AsyncIterable<Buffer>) };
+    }
+    return this.started;
   }
 
   /** Reads one blob; requests made while another is being read wait their turn, in order. */
@@ -71,8 +80,9 @@ export class BlobReader {
   }
 
   private async readNow(request: BlobRequest): Promise<void> {
-    this.child.stdin.write(`${request.oid}\n`);
-    const header = (await this.reader.line()).toString('latin1');
+    const { child, reader } = this.process;
+    child.stdin.write(`${request.oid}\n`);
+    const header = (await reader.line()).toString('latin1');
     const [, type, sizeText] = header.split(' ');
     if (type === 'missing' || sizeText === undefined) throw new Error(`git cat-file: ${header}`);
     let remaining = Number(sizeText);
@@ -82,7 +92,7 @@ export class BlobReader {
     const out = temporary ? createWriteStream(temporary) : null;
     try {
       while (remaining > 0) {
-        const piece = await this.reader.take(remaining);
+        const piece = await reader.take(remaining);
         remaining -= piece.length;
         if (headSize < HEAD_BYTES) {
           head.push(piece.subarray(0, HEAD_BYTES - headSize));
@@ -90,7 +100,7 @@ export class BlobReader {
         }
         if (out && !out.write(piece)) await new Promise<void>((r) => out.once('drain', () => r()));
       }
-      await this.reader.take(1); // the newline after each blob
+      await reader.take(1); // the newline after each blob
       if (out) await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
       if (temporary) await rename(temporary, request.saveTo!);
     } catch (error) {
@@ -102,8 +112,9 @@ export class BlobReader {
   }
 
   async close(): Promise<void> {
-    this.child.stdin.end();
-    await this.done;
+    if (!this.started) return;
+    this.started.child.stdin.end();
+    await this.started.done;
   }
 }
 

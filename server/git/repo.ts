@@ -27,28 +27,42 @@ const EMPTY_TREES: Record<string, string> = {
 
 /**
  * Finds the repository that contains `dir` (the git top level, so a subfolder works too).
- * Three git commands at once, all run from `dir`: every round starts with this, and a
- * spawn costs a few milliseconds even on an idle machine.
+ * One git command answers everything when HEAD is a commit (every round starts with this,
+ * and a spawn costs milliseconds); a repository with no commits yet asks three at once.
  */
 export async function openRepo(dir: string): Promise<Repo> {
   const probe = new Git(dir);
-  const [where, head, branch] = await Promise.all([
-    probe.tryRun(['rev-parse', '--show-toplevel', '--path-format=absolute', '--git-path', 'index', '--git-path', 'info/exclude', '--show-object-format']),
+  const where = ['rev-parse', '--show-toplevel', '--path-format=absolute', '--git-path', 'index', '--git-path', 'info/exclude', '--show-object-format'];
+  // `--abbrev-ref=loose` shortens as `symbolic-ref --short` does; a detached HEAD prints `HEAD`.
+  const all = await probe.tryRun([...where, 'HEAD^{commit}', '--abbrev-ref=loose', 'HEAD']);
+  const lines = all?.split('\n') ?? [];
+  if (all !== null && lines.length >= 6 && OBJECT_ID.test(lines[4]!)) {
+    const [top, indexFile, excludeFile, format, head, branch] = lines as [string, string, string, string, string, string];
+    return repoAt(top, indexFile, excludeFile, format, head, branch === 'HEAD' ? null : branch);
+  }
+  const [found, head, branch] = await Promise.all([
+    probe.tryRun(where),
     probe.tryRun(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']),
     probe.tryRun(['symbolic-ref', '--quiet', '--short', 'HEAD']),
   ]);
-  const [top, indexFile, excludeFile, format] = (where ?? '').split('\n');
+  const [top, indexFile, excludeFile, format] = (found ?? '').split('\n');
   if (!top || !indexFile || !excludeFile || !format) {
     throw new InvolutError('not-a-repo', `${dir} is not inside a git working tree; run Involut from your repository or pass --repo DIR.`);
   }
+  return repoAt(top, indexFile, excludeFile, format, head?.trim() || null, branch?.trim() || null);
+}
+
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+async function repoAt(top: string, indexFile: string, excludeFile: string, format: string, head: string | null, branch: string | null): Promise<Repo> {
   const git = new Git(top);
   return {
     git,
     root: top,
     indexFile: path.resolve(top, indexFile),
     excludeFile: path.resolve(top, excludeFile),
-    head: head?.trim() || null,
-    branch: branch?.trim() || null,
+    head,
+    branch,
     emptyTree: EMPTY_TREES[format] ?? (await git.run(['hash-object', '-t', 'tree', '/dev/null'])).trim(),
   };
 }
