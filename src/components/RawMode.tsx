@@ -66,6 +66,27 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
     if (again) refreshNear();
     holdFileInPlace(entry.ref);
   }, []);
+  // The list of every file is built again only when what it shows changes, not when the
+  // current file does: a jump must not re-render two thousand files.
+  const { format, api, notes, isViewed, setViewed } = context;
+  const list = useMemo(
+    () =>
+      ordered.map((entry) => (
+        <FileDiff
+          key={`${since ? 'since' : 'whole'}:${entry.ref}`}
+          entry={entry}
+          format={format}
+          api={api}
+          notes={notes}
+          marks={marksByRef.get(entry.ref) ?? NO_MARKS}
+          viewed={isViewed(entry)}
+          onViewed={(on) => setViewed(entry, on)}
+          fileNote
+          sinceRound={since?.from}
+        />
+      )),
+    [ordered, since, format, api, notes, marksByRef, isViewed, setViewed],
+  );
   const sidebar = useMemo(
     () => <FileTree tree={tree} onOpen={openFromTree} isViewed={context.isViewed} current={treeCurrent} />,
     [tree, openFromTree, context.isViewed, treeCurrent],
@@ -77,20 +98,7 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
         <RoundSwitch view={view} onView={setView} sinceLast={sinceLast} />
         <NotesElsewhere entries={entries} notes={context.notes} />
         {ordered.length === 0 && <p className="inv-empty">{since ? `Nothing changed since round ${since.from}.` : 'Nothing changed in this round.'}</p>}
-        {listReady && ordered.map((entry) => (
-          <FileDiff
-            key={`${since ? 'since' : 'whole'}:${entry.ref}`}
-            entry={entry}
-            format={context.format}
-            api={context.api}
-            notes={context.notes}
-            marks={marksByRef.get(entry.ref) ?? NO_MARKS}
-            viewed={context.isViewed(entry)}
-            onViewed={(on) => context.setViewed(entry, on)}
-            fileNote
-            sinceRound={since?.from}
-          />
-        ))}
+        {listReady && list}
       </main>
     </div>
   );

@@ -100,13 +100,17 @@ export function useNotes(api: Api, state: NotesState | null, scopeReady: boolean
     return merged;
   }, [serverNotes, confirmed, drafts]);
 
-  return {
-    notes,
-    status: (key) => statuses[key] ?? (drafts[key] ? { state: 'draft' } : undefined),
-    text: (key) => drafts[key]?.text ?? notes[key]?.text ?? '',
-    write,
-    locked,
-  };
+  // One object per change of what it answers, so the file list can skip re-rendering when nothing did.
+  return useMemo(
+    () => ({
+      notes,
+      status: (key: string) => statuses[key] ?? (drafts[key] ? { state: 'draft' as const } : undefined),
+      text: (key: string) => drafts[key]?.text ?? notes[key]?.text ?? '',
+      write,
+      locked,
+    }),
+    [notes, statuses, drafts, write, locked],
+  );
 }
 
 /** The confirmations `server` does not reflect yet (the same object when it reflects none of them). */
