@@ -57,6 +57,11 @@ export async function emitRound(repo: Repo, options: BaseOptions, whileCapturing
   const dropCapture = () => capture.then((index) => index.dispose(), () => {});
   // The checks below load modules and run JavaScript: git add goes first.
   await Promise.race([underWay, capture.then(() => {}, () => {})]);
+  // The gits that look up facts and read binaries wait for questions from now on: started
+  // while node holds little memory, each spawn costs less (fork copies page tables).
+  const helpers = { lookups: startFactLookups(repo), reader: new BlobReader(repo) };
+  helpers.reader.start();
+  const dropHelpers = () => Promise.all([helpers.lookups.close(), helpers.reader.close()].map((closed) => closed.catch(() => {})));
   let withheld: PrivacyCheck;
   let base: Base;
   let previous: PreviousRound | null;
@@ -65,7 +70,7 @@ export async function emitRound(repo: Repo, options: BaseOptions, whileCapturing
     [withheld, begin, previous] = await Promise.all([loadPrivacy(repo.root), readBegin(review), readPreviousRound(review)]);
     base = await resolveBase(repo, options, begin, previous);
   } catch (error) {
-    await dropCapture();
+    await Promise.all([dropCapture(), dropHelpers()]);
     throw error;
   }
   const commits = commitsByPath(repo, base.commit);
@@ -77,17 +82,23 @@ export async function emitRound(repo: Repo, options: BaseOptions, whileCapturing
   try {
     [warnings, index] = await settled(ensureIgnored(repo), capture);
   } catch (error) {
-    await dropCapture();
+    await Promise.all([dropCapture(), dropHelpers()]);
     throw error;
   }
   // The diff reads the temporary index (`--cached`), so the tree is written meanwhile.
   const tree = index.writeTree();
   tree.catch(() => {}); // awaited in writeMaterial, and below before the index goes
   try {
-    let round = await nextRoundNumber(repo, review, previous);
-    while (!(await claimRound(review, round))) round++;
+    let round: number;
     try {
-      const summary = await writeMaterial(repo, review, { base, index, tree, round, warnings, withheld, commits });
+      round = await nextRoundNumber(repo, review, previous);
+      while (!(await claimRound(review, round))) round++;
+    } catch (error) {
+      await dropHelpers();
+      throw error;
+    }
+    try {
+      const summary = await writeMaterial(repo, review, { base, index, tree, round, warnings, withheld, commits, ...helpers });
       await keepRound(review, round);
       return summary;
     } catch (error) {
@@ -117,38 +128,45 @@ interface RoundFacts {
   warnings: string[];
   withheld: PrivacyCheck;
   commits: Promise<Map<string, Commit[]>>;
+  /** Gits started ahead; writeMaterial closes them. */
+  lookups: FactLookups;
+  reader: BlobReader;
 }
 
 /** Streams material.json, entry by entry, through a temporary file; the before copy of each binary goes to blobs/. */
-async function writeMaterial(repo: Repo, review: ReviewDir, { base, index, tree: treeWritten, round, warnings, withheld, commits }: RoundFacts): Promise<RoundSummary> {
+async function writeMaterial(repo: Repo, review: ReviewDir, facts: RoundFacts): Promise<RoundSummary> {
+  try {
+    return await writeMaterialWith(repo, review, facts);
+  } catch (error) {
+    await Promise.all([facts.lookups.close(), facts.reader.close()].map((closed) => closed.catch(() => {})));
+    throw error;
+  }
+}
+
+async function writeMaterialWith(
+  repo: Repo,
+  review: ReviewDir,
+  { base, index, tree: treeWritten, round, warnings, withheld, commits, lookups, reader }: RoundFacts,
+): Promise<RoundSummary> {
   await mkdir(review.blobs, { recursive: true });
   const writer = new MaterialFile(review.material);
   let part: MaterialFile | null = null;
   let diff: SplitDiff | null = null;
   let facts: Promise<EntryFacts> | null = null;
   const shortBase = base.oid.slice(0, 7);
-  // git diff starts first; the gits that look up facts start while it finds the changes.
-  let lookups: FactLookups | null = null;
-  const reader = new BlobReader(repo);
   const blobs = { reader, dir: review.blobs, shortBase, taken: new Set<string>() };
   // The sizes the capture recorded weigh the changes, to split the patch work evenly.
   const recorded = indexSizes(index.file, repo.emptyTree.length / 2);
-  let changed: RawChange[] = [];
   const started = splitDiff(
     repo,
     base.oid,
     { cached: index.env },
     async (changes) => {
-      changed = changes;
+      // Looked up by the gits started ahead while the patches are made (and read ahead); the first entry waits for them.
+      facts = commits.then((byPath) => lookUpFacts(repo, changes, byPath, withheld, lookups));
+      facts.catch(() => {}); // awaited before the first entry
       const sizes = (await recorded) ?? new Map<string, number>();
       return splitPoint(changes, changes.map((c) => sizes.get(c.path) ?? 0), shortBase);
-    },
-    () => {
-      // Looked up once the gits make patches (read ahead meanwhile); the first entry waits for them.
-      lookups = startFactLookups(repo);
-      reader.start();
-      facts = commits.then((byPath) => lookUpFacts(repo, changed, byPath, withheld, lookups!));
-      facts.catch(() => {}); // awaited before the first entry
     },
   );
   started.catch(() => {}); // awaited below; stopped if something fails first
@@ -189,7 +207,6 @@ async function writeMaterial(repo: Repo, review: ReviewDir, { base, index, tree:
     await started.then((d) => d.stop(), () => {});
     writer.abort();
     part?.abort();
-    await Promise.all([reader.close(), (lookups as FactLookups | null)?.close()].map((closed) => closed?.catch(() => {})));
     throw error;
   }
   return summary;

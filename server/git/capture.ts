@@ -24,6 +24,22 @@ import type { Repo } from './repo';
 const BULK_ADD = ['core.bigFileThreshold=1', 'pack.compression=0'];
 
 /**
+ * The environment of the capture's `git add`: its temporary index, and glibc told not to
+ * hand freed memory back to the kernel below 64 MiB. git add sets up and frees zlib's
+ * ~260 KiB of buffers for every file it stores; by default glibc gives that memory back
+ * each time (its trim threshold is 128 KiB), so the next file faults it in and clears it
+ * again: on the bench's 2,000 files, 0.16-0.23 s of system time that falls to 0.05-0.10 s
+ * (wall 0.42-0.58 s → 0.31-0.45 s). Only how git's memory is managed changes, never what
+ * it writes; C libraries other than glibc ignore the variable, and settings the user's
+ * own GLIBC_TUNABLES make come after ours, so they win.
+ */
+function addEnv(index: string): GitEnv {
+  const ours = 'glibc.malloc.trim_threshold=67108864';
+  const theirs = process.env.GLIBC_TUNABLES;
+  return { GIT_INDEX_FILE: index, GLIBC_TUNABLES: theirs ? `${ours}:${theirs}` : ours };
+}
+
+/**
  * Writes the whole working state (indexed, unstaged and untracked non-ignored files,
  * never `.review/`) as one git tree and returns its id. Only a temporary index seeded
  * from the real one is written: the real index, HEAD, the branch and every working
@@ -69,7 +85,7 @@ export async function captureIndex(repo: Repo, onAdding?: () => void): Promise<C
     if (!(split && (await addInTwo(repo, index, split, onAdding)))) {
       if (split) await seedIndex(repo.indexFile, index); // start over from the real index
       // No pathspec here: naming `.review` (even to exclude it) makes git refuse when it is ignored.
-      const adding = repo.git.run(['add', '--all'], env, BULK_ADD);
+      const adding = repo.git.run(['add', '--all'], addEnv(index), BULK_ADD);
       onAdding?.();
       await adding;
       // `.review/` leaves the capture whatever .gitignore says, tracked or not.
@@ -132,8 +148,8 @@ async function addInTwo(repo: Repo, index: string, split: PlannedSplit, onAdding
   const env = { GIT_INDEX_FILE: index };
   const otherEnv = { GIT_INDEX_FILE: split.other };
   const adding = [
-    repo.git.run(['add', '--all', '--', ...split.first], env, BULK_ADD),
-    repo.git.run(['add', '--all', '--', ...split.second], otherEnv, BULK_ADD),
+    repo.git.run(['add', '--all', '--', ...split.first], addEnv(index), BULK_ADD),
+    repo.git.run(['add', '--all', '--', ...split.second], addEnv(split.other), BULK_ADD),
   ];
   onAdding?.();
   const added = await Promise.allSettled(adding);

@@ -252,8 +252,6 @@ export async function splitDiff(
   base: string,
   to: DiffTarget,
   splitAt: (changes: RawChange[]) => Promise<number | null>,
-  /** Called once the second git is started, or it is known there is none (for work that can wait that long). */
-  onSplit?: () => void,
 ): Promise<SplitDiff> {
   const [sides, env] = 'tree' in to ? [[base, to.tree], {}] : [['--cached', base], to.cached];
   const diff = (pathspecs: string[]) => new PatchStream(repo.git.spawn([...DIFF_ARGS, ...sides, '--', ...pathspecs], env));
@@ -267,12 +265,10 @@ export async function splitDiff(
     const { records, changes } = await whole.header();
     const at = secondStart(changes, await splitAt(changes));
     if (at === null) {
-      onSplit?.();
       return { changes, first: readAll(whole, changes), second: null, stop };
     }
     const second = diff(secondPathspecs(changes, at));
     part = second;
-    onSplit?.();
     const verified = second.header().then(
       (header) => header.records.length === records.length - at && header.records.every((r, i) => r === records[at + i]),
       () => false,
@@ -461,11 +457,26 @@ export class SectionSplitter {
     return [this.take(this.size)];
   }
 
+  /** The first n bytes held, as one buffer: a view when they lie in one chunk, else a copy of just them. */
   private take(n: number): Buffer {
-    const all = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
-    this.parts = n < all.length ? [all.subarray(n)] : [];
-    this.size = all.length - n;
-    return all.subarray(0, n);
+    const first = this.parts[0]!;
+    this.size -= n;
+    if (first.length >= n) {
+      if (first.length > n) this.parts[0] = first.subarray(n);
+      else this.parts.shift();
+      return first.subarray(0, n);
+    }
+    const taken = Buffer.allocUnsafe(n);
+    let copied = 0;
+    while (copied < n) {
+      const part = this.parts[0]!;
+      const want = Math.min(part.length, n - copied);
+      part.copy(taken, copied, 0, want);
+      copied += want;
+      if (want < part.length) this.parts[0] = part.subarray(want);
+      else this.parts.shift();
+    }
+    return taken;
   }
 
   private lastBytes(n: number): Buffer {

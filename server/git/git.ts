@@ -36,6 +36,8 @@ export const WITHOUT_REVIEW = ['--', '.', ':(top,exclude).review'];
 export interface GitEnv {
   /** A temporary index; the user's real index is never written. */
   GIT_INDEX_FILE?: string;
+  /** glibc's malloc settings (see capture.ts); ignored by other C libraries. */
+  GLIBC_TUNABLES?: string;
 }
 
 /**

@@ -1,5 +1,4 @@
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { exited } from './git';
 import type { Repo } from './repo';
 
@@ -14,7 +13,8 @@ export async function blobSizes(repo: Repo, oids: string[]): Promise<Map<string,
  * something else runs. `sizes` must be called once (with no ids, it just ends git).
  */
 export function startBlobSizes(repo: Repo): { sizes: (oids: string[]) => Promise<Map<string, number>> } {
-  const child = repo.git.spawn(['cat-file', '--batch-check=%(objectname) %(objecttype) %(objectsize)']);
+  // --buffer: answers come in a few large writes instead of one flush per object.
+  const child = repo.git.spawn(['cat-file', '--buffer', '--batch-check=%(objectname) %(objecttype) %(objectsize)']);
   const done = exited(child, 'git cat-file');
   done.catch(() => {}); // awaited in sizes()
   return {
@@ -89,7 +89,8 @@ export class BlobReader {
     const head: Buffer[] = [];
     let headSize = 0;
     const temporary = request.saveTo ? `${request.saveTo}.${process.pid}.tmp` : null;
-    const out = temporary ? createWriteStream(temporary) : null;
+    // Written synchronously: pieces go to the page cache, and a stream per blob costs more than that.
+    let out: number | null = temporary ? openSync(temporary, 'w') : null;
     try {
       while (remaining > 0) {
         const piece = await reader.take(remaining);
@@ -98,14 +99,17 @@ export class BlobReader {
           head.push(piece.subarray(0, HEAD_BYTES - headSize));
           headSize += Math.min(piece.length, HEAD_BYTES - headSize);
         }
-        if (out && !out.write(piece)) await new Promise<void>((r) => out.once('drain', () => r()));
+        if (out !== null) for (let at = 0; at < piece.length; ) at += writeSync(out, piece, at);
       }
       await reader.take(1); // the newline after each blob
-      if (out) await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-      if (temporary) await rename(temporary, request.saveTo!);
+      if (out !== null) {
+        closeSync(out);
+        out = null;
+        renameSync(temporary!, request.saveTo!);
+      }
     } catch (error) {
-      out?.destroy();
-      if (temporary) await rm(temporary, { force: true });
+      if (out !== null) closeQuietly(out);
+      if (temporary) rmSync(temporary, { force: true });
       throw error;
     }
     request.onHead?.(Buffer.concat(head));
@@ -115,6 +119,14 @@ export class BlobReader {
     if (!this.started) return;
     this.started.child.stdin.end();
     await this.started.done;
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // the error being thrown says more
   }
 }
 
