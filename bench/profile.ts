@@ -3,7 +3,9 @@
  * `npm run bench` has built the repository and `npm run build` the CLI) runs one fresh
  * capture of the bench repository and prints, for every git child, when it was
  * spawned and when it ended, relative to the start of the node process, then the
- * node process's own wall, CPU and peak RSS. PROFILE_RUNS=n repeats it.
+ * node process's own wall, CPU and peak RSS. PROFILE_RUNS=n repeats it; PROFILE_CLI=path
+ * profiles another build of the CLI, PROFILE_BENCH_ROOT=dir a copy of the bench repository
+ * kept there (so a run elsewhere does not reset it under this one).
  *
  * The timeline comes from a preload (`node --import`) that wraps child_process.spawn;
  * it adds well under a millisecond per child.
@@ -17,7 +19,7 @@ import { loadavg } from './measure';
 import { resetRepo, synthRepo } from './synth-repo';
 
 const PROJECT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = path.join(PROJECT, 'dist', 'server', 'cli.js');
+const CLI = process.env.PROFILE_CLI ?? path.join(PROJECT, 'dist', 'server', 'cli.js');
 
 const TRACER = `
 import cp from 'node:child_process';
@@ -44,7 +46,7 @@ process.once('exit', () => {
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'involut-profile-'));
 const tracer = path.join(scratch, 'trace-children.mjs');
 writeFileSync(tracer, TRACER);
-const repo = synthRepo(path.join(os.tmpdir(), 'involut-bench'), (line) => process.stderr.write(`${line}\n`));
+const repo = synthRepo(process.env.PROFILE_BENCH_ROOT ?? path.join(os.tmpdir(), 'involut-bench'), (line) => process.stderr.write(`${line}\n`));
 const env: NodeJS.ProcessEnv = {};
 for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
 

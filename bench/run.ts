@@ -63,7 +63,7 @@ const NEUTRAL = [
   'diff.ignoreSubmodules=none',
 ].flatMap((c) => ['-c', c]);
 /** What server/git/capture.ts adds to its `git add`. */
-const BULK_ADD = ['-c', 'core.bigFileThreshold=1', '-c', 'pack.compression=1'];
+const BULK_ADD = ['-c', 'core.bigFileThreshold=1', '-c', 'pack.compression=0'];
 /** server/git/git.ts's DIFF_FLAGS and WITHOUT_REVIEW. */
 const DIFF_FLAGS = ['-O/dev/null', '--no-ext-diff', '--no-textconv', '--no-color', '--ignore-submodules=none', '--submodule=short'];
 const WITHOUT_REVIEW = ['--', '.', ':(top,exclude).review'];

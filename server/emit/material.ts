@@ -13,7 +13,7 @@ import { resolveBase, type Base, type BaseOptions } from './base';
 import { baseBlobName, buildEntry, mayKeepBefore, preloadEntryModules, type BlobStore, type EntryFacts } from './entry';
 import { MaterialFile } from './material-file';
 import { isGenerated } from './generated';
-import { ensureIgnored } from './ignore';
+import { lookIgnored } from './ignore';
 import { loadPrivacy, type PrivacyCheck } from './privacy';
 import { claimRound, keepRound, nextRoundNumber, pinRound, readBegin, readPreviousRound, releaseRound, type BeginRecord, type PreviousRound } from './rounds';
 import { localIsoTime } from './time';
@@ -44,8 +44,8 @@ export interface RoundSummary {
  * runs while the rest is checked and looked up: it writes nothing anyone sees, only a
  * temporary index and objects no ref names yet. A check that fails waits for it to end
  * (so no git is left running) and then throws, leaving `.review/`, the refs and
- * `info/exclude` as they were. `whileCapturing` runs once the checks are done, while
- * git still captures: work for a core that would otherwise wait.
+ * `info/exclude` as they were. `whileCapturing` runs once git add is under way: work for a
+ * core that would otherwise wait.
  */
 export async function emitRound(repo: Repo, options: BaseOptions, whileCapturing?: () => void): Promise<RoundSummary> {
   const review = reviewDir(repo.root);
@@ -61,26 +61,34 @@ export async function emitRound(repo: Repo, options: BaseOptions, whileCapturing
   // while node holds little memory, each spawn costs less (fork copies page tables).
   const helpers = { lookups: startFactLookups(repo), reader: new BlobReader(repo) };
   helpers.reader.start();
+  // Modules needed later load while git works (a small round's capture is over in milliseconds,
+  // and what it waits for then is these imports).
+  preloadEntryModules();
+  whileCapturing?.();
   const dropHelpers = () => Promise.all([helpers.lookups.close(), helpers.reader.close()].map((closed) => closed.catch(() => {})));
   let withheld: PrivacyCheck;
   let base: Base;
   let previous: PreviousRound | null;
+  // Read while the round is checked; `.review/` is added to info/exclude only once it passed.
+  const ignoring = lookIgnored(repo);
+  ignoring.catch(() => {}); // awaited below
   try {
     let begin: BeginRecord | null;
     [withheld, begin, previous] = await Promise.all([loadPrivacy(repo.root), readBegin(review), readPreviousRound(review)]);
     base = await resolveBase(repo, options, begin, previous);
   } catch (error) {
-    await Promise.all([dropCapture(), dropHelpers()]);
+    await Promise.all([dropCapture(), dropHelpers(), ignoring.catch(() => {})]);
     throw error;
   }
   const commits = commitsByPath(repo, base.commit);
   commits.catch(() => {}); // awaited once the change list is known; this keeps an early failure handled
-  preloadEntryModules();
-  whileCapturing?.();
   let warnings: string[];
   let index: CapturedIndex;
   try {
-    [warnings, index] = await settled(ensureIgnored(repo), capture);
+    [warnings, index] = await settled(
+      ignoring.then((apply) => apply()),
+      capture,
+    );
   } catch (error) {
     await Promise.all([dropCapture(), dropHelpers()]);
     throw error;
@@ -171,11 +179,14 @@ async function writeMaterialWith(
   );
   started.catch(() => {}); // awaited below; stopped if something fails first
   let summary: RoundSummary;
+  let pinned: Promise<void> | null = null;
   try {
     // While git finds the changes and the facts are looked up: the tree, its round ref, the head.
     const tree = await treeWritten;
     summary = { round, base: base.oid, baseReason: base.reason, tree, materialFile: review.material, ...noEntries(), warnings };
-    await pinRound(repo, round, tree);
+    // Pinned while the entries are written; material.json appears only once the ref is there.
+    pinned = pinRound(repo, round, tree);
+    pinned.catch(() => {}); // awaited before the commit
     writer.write(materialHead(repo, base, tree, round));
     diff = await started;
     const known = await facts!;
@@ -201,10 +212,10 @@ async function writeMaterialWith(
       if (rest.files > 0) splitSettings.splits++;
     }
     writer.write(summary.files === 0 ? ']\n}\n' : '\n  ]\n}\n');
-    await reader.close();
+    await Promise.all([reader.close(), pinned]);
     writer.commit();
   } catch (error) {
-    await started.then((d) => d.stop(), () => {});
+    await Promise.all([started.then((d) => d.stop(), () => {}), (pinned as Promise<void> | null)?.catch(() => {})]);
     writer.abort();
     part?.abort();
     throw error;

@@ -16,8 +16,8 @@ import type { Repo } from './repo';
  * that need conversion (eol, filters, ident) still take git's usual path, and the
  * settings last for this one command. `pack.compression=0` stores the blobs deflated
  * at level 0 (still zlib, so every git reads them): compressing is most of what the
- * command spends beyond reading and hashing the files (0.44 s → 0.24 s on the bench's
- * 2,000 files), and a capture's pack is written once and rarely read. Each capture
+ * command spends beyond reading and hashing the files (user CPU 0.33 s → 0.24 s on the
+ * bench's 2,000 files), and a capture's pack is written once and rarely read. Each capture
  * that stores something new adds one pack, which `git gc --auto` folds in (and
  * compresses) like any other once there are many.
  */
@@ -69,9 +69,9 @@ export interface CapturedIndex {
 /**
  * The first part of `captureTree`: the working state in a temporary index. A diff of the
  * base against this index (`--cached`) is the diff against its tree, so it can start while
- * the tree is being written. `onAdding` is called once `git add` runs (at most once; not
- * at all when the capture fails before), so a caller can wait for git to be under way
- * before it keeps the processor busy.
+ * the tree is being written. `onAdding` is called once `git add` runs (again if a capture
+ * in two halves falls back to one git; not at all when the capture fails before), so a
+ * caller can wait for git to be under way before it keeps the processor busy.
  */
 export async function captureIndex(repo: Repo, onAdding?: () => void): Promise<CapturedIndex> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'involut-index-'));
