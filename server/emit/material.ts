@@ -349,8 +349,14 @@ function materialHead(repo: Repo, base: Base, tree: string, round: number): stri
   return head.slice(0, head.lastIndexOf('[]') + 1);
 }
 
+/**
+ * `json.replace(/^/gm, '    ')`: four spaces at the start and after every line terminator.
+ * JSON.stringify leaves only structural \n raw, and U+2028/U+2029 inside strings; without
+ * those two (and \r), a plain replace of \n gives the same text, without a regular expression.
+ */
 function indent(json: string): string {
-  return json.replace(/^/gm, '    ');
+  if (json.includes('\u2028') || json.includes('\u2029') || json.includes('\r')) return json.replace(/^/gm, '    ');
+  return `    ${json.replaceAll('\n', '\n    ')}`;
 }
 
 /** Stands in for an entry's diff while the rest of it is serialized and indented. */
@@ -366,23 +372,19 @@ const DIFF_STAND_IN_TEXT = '\n      "diff": 0,';
  * leaves as they are; such an entry takes the plain way.
  */
 function writeEntry(out: MaterialFile, entry: MaterialEntry): void {
+  for (const piece of entryPieces(entry)) out.write(piece);
+}
+
+/** The text of one entry in material.json, in pieces (see `writeEntry`); joined, `indent(JSON.stringify(entry, null, 2))`. */
+export function entryPieces(entry: MaterialEntry): string[] {
   const diff = entry.diff;
-  if (typeof diff !== 'string') {
-    out.write(indent(JSON.stringify(entry, null, 2)));
-    return;
-  }
-  const diffJson = JSON.stringify(diff);
+  if (typeof diff !== 'string') return [indent(JSON.stringify(entry, null, 2))];
   const text = indent(JSON.stringify({ ...entry, diff: DIFF_STAND_IN }, null, 2));
   const at = text.indexOf(DIFF_STAND_IN_TEXT);
   // JavaScript's multiline `^` also matches after U+2028 and U+2029 (\n and \r are escaped in JSON).
-  if (at === -1 || diff.includes('\u2028') || diff.includes('\u2029')) {
-    out.write(indent(JSON.stringify(entry, null, 2)));
-    return;
-  }
+  if (at === -1 || diff.includes('\u2028') || diff.includes('\u2029')) return [indent(JSON.stringify(entry, null, 2))];
   const cut = at + DIFF_STAND_IN_TEXT.length - 2;
-  out.write(text.slice(0, cut));
-  out.write(diffJson);
-  out.write(text.slice(cut + 1));
+  return [text.slice(0, cut), JSON.stringify(diff), text.slice(cut + 1)];
 }
 
 function count(summary: ReturnType<typeof noEntries>, entry: MaterialEntry): void {

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { MaterialEntry } from '../../schemas/material';
+import { entryPieces } from '../../server/emit/material';
+
+/** How material.json's entries were always written: the whole entry, indented by a regular expression. */
+const plain = (entry: MaterialEntry) => JSON.stringify(entry, null, 2).replace(/^/gm, '    ');
+
+const entry = (fields: Partial<MaterialEntry>): MaterialEntry => ({
+  ref: 'src/a.ts',
+  status: 'modified',
+  binary: false,
+  diff: '@@ -1 +1 @@\n-old\n+new\n',
+  hash: '0123456789ab',
+  commits: [],
+  bytes: 12,
+  additions: 1,
+  deletions: 1,
+  ...fields,
+});
+
+describe('an entry written around its diff', () => {
+  it('is byte for byte the entry indented whole, whatever its strings hold', () => {
+    const strings = [
+      '@@ -1 +1 @@\n-a "quoted" \\ back\\slash\n+tab\there\r\n',
+      'control \u0000\u0001\u001b\u007f chars',
+      'non-ASCII: ünïcödé, 漢字, emoji 🎉',
+      'line separator \u2028 and paragraph separator \u2029 in the diff',
+      '',
+      '"diff": 0,',
+    ];
+    const entries: MaterialEntry[] = [
+      ...strings.map((diff) => entry({ diff })),
+      entry({ ref: 'odd/line\u2028separator.txt' }),
+      entry({ commits: ['a subject with \u2029 in it', 'plain'] }),
+      entry({ from: 'old\npath.ts', status: 'renamed', mode: { before: '100644', after: '100755' } }),
+      entry({ diff: 'not utf-8 \ufffd', diff_base64: 'bm90IHV0Zi04IIA=' }),
+      entry({ diff: null, binary: true, additions: null, deletions: null, before: 'blobs/x.png', size: { w: 1, h: 2 } }),
+      entry({ diff: null, additions: null, deletions: null, withheld: { reason: 'matches privacy exclude ".env*" (built-in default)' } }),
+      entry({ generated: true, symlink: true, submodule: { before: null, after: 'f'.repeat(40) } }),
+    ];
+    for (const e of entries) expect(entryPieces(e).join('')).toBe(plain(e));
+  });
+});
