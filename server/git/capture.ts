@@ -18,8 +18,9 @@ import type { Repo } from './repo';
  * at level 0 (still zlib, so every git reads them): compressing is most of what the
  * command spends beyond reading and hashing the files (user CPU 0.33 s → 0.24 s on the
  * bench's 2,000 files), and a capture's pack is written once and rarely read. Each capture
- * that stores something new adds one pack, which `git gc --auto` folds in (and
- * compresses) like any other once there are many.
+ * that stores something new adds one pack (two when its `git add` is split in two, see
+ * `addInTwo`), which `git gc --auto` folds in (and compresses) like any other once there
+ * are more than gc.autoPackLimit (50).
  */
 const BULK_ADD = ['core.bigFileThreshold=1', 'pack.compression=0'];
 
