@@ -34,8 +34,9 @@ export function App() {
     if (root) setStorageScope(root);
     return root !== null;
   }, [root]);
-  // Wait for the cards too: whether the round opens by cards or in Raw depends on them.
-  if (!review.material || (review.material.state === 'ok' && !review.cards)) {
+  // Wait for the cards and the notes too: whether the round opens by cards or in Raw depends
+  // on the cards, and a note box shown before the notes arrive could be typed over.
+  if (!review.material || (review.material.state === 'ok' && (!review.cards || !review.notes))) {
     return <Shell review={review}>{review.connection ? null : <p className="inv-empty">Loading the round…</p>}</Shell>;
   }
   if (!material) {
