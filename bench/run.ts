@@ -36,6 +36,7 @@ import { fileURLToPath } from 'node:url';
 import { loadavg, measure, median, type Sample } from './measure';
 import { resetRepo, SHAPE, synthRepo } from './synth-repo';
 import { BENCH_ROOT, benchViewer, viewerReport } from './viewer';
+import { NEUTRAL_CONFIG } from '../server/git/git';
 
 const PROJECT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(PROJECT, 'bench', 'out');
@@ -45,23 +46,8 @@ const KEEP_OBJECTS = process.env.BENCH_KEEP_OBJECTS === '1';
 const TARGET = 1.5;
 const GOAL = 1.2;
 
-/** The settings of server/git/git.ts's NEUTRAL_CONFIG that change what git prints or how it stores. */
-const NEUTRAL = [
-  'core.quotePath=false',
-  'core.safecrlf=false',
-  'core.looseCompression=1',
-  'color.ui=false',
-  'diff.noprefix=false',
-  'diff.mnemonicPrefix=false',
-  'diff.relative=false',
-  'diff.algorithm=default',
-  'diff.indentHeuristic=true',
-  'diff.suppressBlankEmpty=false',
-  'diff.context=3',
-  'diff.interHunkContext=0',
-  'diff.submodule=short',
-  'diff.ignoreSubmodules=none',
-].flatMap((c) => ['-c', c]);
+/** The emitter's own neutral settings, so git's floor prints and stores as the emitter's git does. */
+const NEUTRAL = NEUTRAL_CONFIG.flatMap((c) => ['-c', c]);
 /** What server/git/capture.ts adds to its `git add`. */
 const BULK_ADD = ['-c', 'core.bigFileThreshold=1', '-c', 'pack.compression=0'];
 /** server/git/git.ts's DIFF_FLAGS and WITHOUT_REVIEW. */

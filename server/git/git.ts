@@ -8,7 +8,7 @@ import { InvolutError } from '../errors';
  * paths printed literally. `core.looseCompression=1` makes the capture's object
  * writes cheap; `core.safecrlf=false` keeps CRLF warnings off stderr.
  */
-const NEUTRAL_CONFIG = [
+export const NEUTRAL_CONFIG = [
   'core.quotePath=false',
   'core.safecrlf=false',
   'core.looseCompression=1',
