@@ -5,13 +5,14 @@
  * server per scenario, a fresh browser context (fresh localStorage) per scenario.
  * Nothing is mocked.
  */
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { startLive } from './server';
 
 export const PROJECT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = path.join(PROJECT, 'dist/server/cli.js');
@@ -152,34 +153,11 @@ interface Served {
   stop(): Promise<void>;
 }
 
-/** Starts `node dist/server/cli.js serve --no-open --port 0` and waits for its first stdout line, the viewer URL. */
+/** Starts the built CLI's server on any free port (tests/helpers/server.ts) with an environment of its own. */
 async function serve(repo: FixtureRepo): Promise<Served> {
-  const env = childEnv(tempDir('involut-e2e-home-'));
-  const child = spawn(process.execPath, [CLI, 'serve', '--no-open', '--port', '0', '--repo', repo.dir], { env });
-  let out = '';
-  let err = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server printed no URL within 15 s: ${err}`)), 15_000);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      if (out.includes('\n')) {
-        clearTimeout(timer);
-        resolve(out.split('\n', 1)[0]!.trim());
-      }
-    });
-    void exited.then(() => reject(new Error(`the server exited before printing its URL: ${err}`)));
-  });
-  if (!/#token=/.test(url)) throw new Error(`the server's first line is not the viewer URL: ${url}`);
-  return {
-    child,
-    url,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  const server = await startLive(repo.dir, childEnv(tempDir('involut-e2e-home-')));
+  if (!/#token=/.test(server.url)) throw new Error(`the server's first line is not the viewer URL: ${server.url}`);
+  return { child: server.child, url: server.url, stop: async () => void (await server.stop()) };
 }
 
 /**
