@@ -4,13 +4,13 @@ import type { MaterialEntry, Source, Status } from '../../schemas/material';
 import { generatedAttribute, startGeneratedAttribute } from '../git/attributes';
 import { captureIndex, type CapturedIndex } from '../git/capture';
 import { splitDiff, ZERO_OID, type FileDiff, type RawChange, type SplitDiff } from '../git/diff';
-import { indexSizes } from '../git/index-file';
 import { commitsByPath, type Commit } from '../git/log';
 import { BlobReader, blobSizes, startBlobSizes } from '../git/objects';
 import type { Repo } from '../git/repo';
 import { assertWritable, reviewDir, type ReviewDir } from '../review-dir';
 import { resolveBase, type Base, type BaseOptions } from './base';
 import { baseBlobName, buildEntry, mayKeepBefore, preloadEntryModules, type BlobStore, type EntryFacts } from './entry';
+import { writeEntry } from './entry-json';
 import { MaterialFile } from './material-file';
 import { isGenerated } from './generated';
 import { lookIgnored } from './ignore';
@@ -164,7 +164,7 @@ async function writeMaterialWith(
   const shortBase = base.oid.slice(0, 7);
   const blobs = { reader, dir: review.blobs, shortBase, taken: new Set<string>() };
   // The sizes the capture recorded weigh the changes, to split the patch work evenly.
-  const recorded = indexSizes(index.file, repo.emptyTree.length / 2);
+  const recorded = index.sizes();
   const started = splitDiff(
     repo,
     base.oid,
@@ -173,7 +173,7 @@ async function writeMaterialWith(
       // Looked up by the gits started ahead while the patches are made (and read ahead); the first entry waits for them.
       facts = commits.then((byPath) => lookUpFacts(repo, changes, byPath, withheld, lookups));
       facts.catch(() => {}); // awaited before the first entry
-      const sizes = (await recorded) ?? new Map<string, number>();
+      const sizes = await recorded;
       return splitPoint(changes, changes.map((c) => sizes.get(c.path) ?? 0), shortBase);
     },
   );
@@ -250,10 +250,10 @@ async function writeEntries(
 ): Promise<void> {
   for await (const file of files) {
     if (stopped()) break;
-    const entry = await buildEntry(file, facts, blobs);
+    const built = await buildEntry(file, facts, blobs);
     out.write(follows || counts.files > 0 ? ',\n' : '\n');
-    writeEntry(out, entry);
-    count(counts, entry);
+    writeEntry(out, built);
+    count(counts, built.entry);
   }
 }
 
@@ -347,44 +347,6 @@ function materialHead(repo: Repo, base: Base, tree: string, round: number): stri
   const head = JSON.stringify({ contract: 1, source, generated: localIsoTime(), material: [] }, null, 2);
   // Drop the closing `[]\n}` so the entries can be streamed into the array.
   return head.slice(0, head.lastIndexOf('[]') + 1);
-}
-
-/**
- * `json.replace(/^/gm, '    ')`: four spaces at the start and after every line terminator.
- * JSON.stringify leaves only structural \n raw, and U+2028/U+2029 inside strings; without
- * those two (and \r), a plain replace of \n gives the same text, without a regular expression.
- */
-function indent(json: string): string {
-  if (json.includes('\u2028') || json.includes('\u2029') || json.includes('\r')) return json.replace(/^/gm, '    ');
-  return `    ${json.replaceAll('\n', '\n    ')}`;
-}
-
-/** Stands in for an entry's diff while the rest of it is serialized and indented. */
-const DIFF_STAND_IN = 0;
-const DIFF_STAND_IN_TEXT = '\n      "diff": 0,';
-
-/**
- * Writes one entry as `indent(JSON.stringify(entry, null, 2))` would, but without
- * running the indent's regular expression over the diff (most of a material's bytes)
- * or building the whole text: the entry is serialized with a stand-in for its diff,
- * indented, and written around the diff's own JSON. The diff's JSON has no line
- * terminator to indent after, unless it holds U+2028 or U+2029, which JSON.stringify
- * leaves as they are; such an entry takes the plain way.
- */
-function writeEntry(out: MaterialFile, entry: MaterialEntry): void {
-  for (const piece of entryPieces(entry)) out.write(piece);
-}
-
-/** The text of one entry in material.json, in pieces (see `writeEntry`); joined, `indent(JSON.stringify(entry, null, 2))`. */
-export function entryPieces(entry: MaterialEntry): string[] {
-  const diff = entry.diff;
-  if (typeof diff !== 'string') return [indent(JSON.stringify(entry, null, 2))];
-  const text = indent(JSON.stringify({ ...entry, diff: DIFF_STAND_IN }, null, 2));
-  const at = text.indexOf(DIFF_STAND_IN_TEXT);
-  // JavaScript's multiline `^` also matches after U+2028 and U+2029 (\n and \r are escaped in JSON).
-  if (at === -1 || diff.includes('\u2028') || diff.includes('\u2029')) return [indent(JSON.stringify(entry, null, 2))];
-  const cut = at + DIFF_STAND_IN_TEXT.length - 2;
-  return [text.slice(0, cut), JSON.stringify(diff), text.slice(cut + 1)];
 }
 
 function count(summary: ReturnType<typeof noEntries>, entry: MaterialEntry): void {

@@ -473,20 +473,26 @@ export class SectionSplitter {
     }
     const taken = Buffer.allocUnsafe(n);
     let copied = 0;
+    let used = 0; // parts taken whole, dropped at once (one shift each would be quadratic in tiny chunks)
     while (copied < n) {
-      const part = this.parts[0]!;
+      const part = this.parts[used]!;
       const want = Math.min(part.length, n - copied);
       part.copy(taken, copied, 0, want);
       copied += want;
-      if (want < part.length) this.parts[0] = part.subarray(want);
-      else this.parts.shift();
+      if (want < part.length) this.parts[used] = part.subarray(want);
+      else used++;
     }
+    this.parts.splice(0, used);
     return taken;
   }
 
   private lastBytes(n: number): Buffer {
     const last = this.parts[this.parts.length - 1]!;
     if (last.length >= n) return last.subarray(last.length - n);
-    return Buffer.concat(this.parts, this.size).subarray(this.size - n);
+    // Only the few parts that hold the last n bytes are joined.
+    let first = this.parts.length - 1;
+    for (let held = last.length; held < n && first > 0; ) held += this.parts[--first]!.length;
+    const tail = Buffer.concat(this.parts.slice(first));
+    return tail.subarray(tail.length - n);
   }
 }

@@ -97,6 +97,27 @@ export class Git {
     }
   }
 
+  /**
+   * Starts a git that reads its questions on stdin before they are known, so its start-up
+   * is paid while something else runs: `answer` sends them (once), closes stdin and
+   * resolves with stdout once git exited 0; `answer()` with nothing just ends git.
+   */
+  start(args: string[], env: GitEnv = {}): { answer: (input?: Buffer) => Promise<Buffer> } {
+    const child = this.spawn(args, env);
+    const done = exited(child, `git ${args[0]}`);
+    done.catch(() => {}); // awaited in answer()
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stdin.on('error', () => {}); // git may exit without reading it all; its exit code tells
+    return {
+      answer: async (input) => {
+        child.stdin.end(input);
+        await done;
+        return Buffer.concat(chunks);
+      },
+    };
+  }
+
   /** Starts git with stdout (and stdin) as streams, for output too big to buffer. */
   spawn(args: string[], env: GitEnv = {}): ChildProcessByStdio<Writable, Readable, Readable> {
     return spawn('git', gitArgs(args), {

@@ -3,10 +3,20 @@ import { readFile } from 'node:fs/promises';
 /** What Involut reads of one index entry. */
 export interface IndexEntry {
   path: string;
+  /** The entry's mode: 100644, 100755, 120000 (symlink), 160000 (submodule), as an octal string. */
+  mode: string;
+  /** The blob (or submodule commit) id, in hex. */
+  oid: string;
+  /** 0, or 1–3 for the sides of an unresolved merge conflict. */
+  stage: number;
   /** The file size git recorded (32 bits, from the working file's stat data). */
   size: number;
   /** Outside the sparse-checkout cone (the file is not in the working tree). */
   skipWorktree: boolean;
+  /** Marked assume-unchanged (`update-index --assume-unchanged`). */
+  assumeValid: boolean;
+  /** Added with `git add -N`: listed, its content not staged yet. */
+  intentToAdd: boolean;
 }
 
 /** The entries of an index file and the signatures of its extensions (`TREE`, `link`, `sdir`…). */
@@ -41,8 +51,11 @@ export async function indexSizes(file: string, hashBytes: number): Promise<Map<s
 }
 
 const FIXED = 40; // ctime, mtime (8 each), dev, ino, mode, uid, gid, size (4 each)
+const ASSUME_VALID = 0x8000;
 const EXTENDED = 0x4000;
+const STAGE_SHIFT = 12;
 const SKIP_WORKTREE = 0x4000; // in the extended flags
+const INTENT_TO_ADD = 0x2000; // in the extended flags
 const NAME_MASK = 0x0fff;
 
 function parseIndex(data: Buffer, hashBytes: number): IndexFile | null {
@@ -55,6 +68,7 @@ function parseIndex(data: Buffer, hashBytes: number): IndexFile | null {
   let previous: Buffer = Buffer.alloc(0);
   for (let i = 0; i < count; i++) {
     const start = at;
+    const mode = data.readUInt32BE(start + 24);
     const size = data.readUInt32BE(start + 36);
     const flags = data.readUInt16BE(start + FIXED + hashBytes);
     let name = start + FIXED + hashBytes + 2;
@@ -86,7 +100,16 @@ function parseIndex(data: Buffer, hashBytes: number): IndexFile | null {
       at = start + ((end - start + 8) & ~7);
     }
     if (at > data.length) return null;
-    entries.push({ path: path.toString('utf8'), size, skipWorktree: (extended & SKIP_WORKTREE) !== 0 });
+    entries.push({
+      path: path.toString('utf8'),
+      mode: mode.toString(8),
+      oid: data.toString('hex', start + FIXED, start + FIXED + hashBytes),
+      stage: (flags >> STAGE_SHIFT) & 3,
+      size,
+      skipWorktree: (extended & SKIP_WORKTREE) !== 0,
+      assumeValid: (flags & ASSUME_VALID) !== 0,
+      intentToAdd: (extended & INTENT_TO_ADD) !== 0,
+    });
     previous = path;
   }
   // Extensions: a 4-byte signature and a 4-byte size each, up to the trailing checksum.

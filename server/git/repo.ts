@@ -11,6 +11,8 @@ export interface Repo {
   indexFile: string;
   /** `info/exclude` (shared by all worktrees). */
   excludeFile: string;
+  /** The object store's folder (shared by all worktrees). */
+  objectsDir: string;
   /** Full id of HEAD, or `null` in a repository with no commits yet. */
   head: string | null;
   /** The current branch's short name, or `null` when HEAD is detached. */
@@ -32,35 +34,44 @@ const EMPTY_TREES: Record<string, string> = {
  */
 export async function openRepo(dir: string): Promise<Repo> {
   const probe = new Git(dir);
-  const where = ['rev-parse', '--show-toplevel', '--path-format=absolute', '--git-path', 'index', '--git-path', 'info/exclude', '--show-object-format'];
+  const where = ['rev-parse', '--show-toplevel', '--path-format=absolute', '--git-path', 'index', '--git-path', 'info/exclude', '--git-path', 'objects', '--show-object-format'];
   // `--abbrev-ref=loose` shortens as `symbolic-ref --short` does; a detached HEAD prints `HEAD`.
   const all = await probe.tryRun([...where, 'HEAD^{commit}', '--abbrev-ref=loose', 'HEAD']);
   const lines = all?.split('\n') ?? [];
-  if (all !== null && lines.length >= 6 && OBJECT_ID.test(lines[4]!)) {
-    const [top, indexFile, excludeFile, format, head, branch] = lines as [string, string, string, string, string, string];
-    return repoAt(top, indexFile, excludeFile, format, head, branch === 'HEAD' ? null : branch);
+  if (all !== null && lines.length >= 7 && OBJECT_ID.test(lines[5]!)) {
+    const [top, indexFile, excludeFile, objectsDir, format, head, branch] = lines as [string, string, string, string, string, string, string];
+    return repoAt({ top, indexFile, excludeFile, objectsDir, format }, head, branch === 'HEAD' ? null : branch);
   }
   const [found, head, branch] = await Promise.all([
     probe.tryRun(where),
     probe.tryRun(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']),
     probe.tryRun(['symbolic-ref', '--quiet', '--short', 'HEAD']),
   ]);
-  const [top, indexFile, excludeFile, format] = (found ?? '').split('\n');
-  if (!top || !indexFile || !excludeFile || !format) {
+  const [top, indexFile, excludeFile, objectsDir, format] = (found ?? '').split('\n');
+  if (!top || !indexFile || !excludeFile || !objectsDir || !format) {
     throw new InvolutError('not-a-repo', `${dir} is not inside a git working tree; run Involut from your repository or pass --repo DIR.`);
   }
-  return repoAt(top, indexFile, excludeFile, format, head?.trim() || null, branch?.trim() || null);
+  return repoAt({ top, indexFile, excludeFile, objectsDir, format }, head?.trim() || null, branch?.trim() || null);
 }
 
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
-async function repoAt(top: string, indexFile: string, excludeFile: string, format: string, head: string | null, branch: string | null): Promise<Repo> {
+interface Where {
+  top: string;
+  indexFile: string;
+  excludeFile: string;
+  objectsDir: string;
+  format: string;
+}
+
+async function repoAt({ top, indexFile, excludeFile, objectsDir, format }: Where, head: string | null, branch: string | null): Promise<Repo> {
   const git = new Git(top);
   return {
     git,
     root: top,
     indexFile: path.resolve(top, indexFile),
     excludeFile: path.resolve(top, excludeFile),
+    objectsDir: path.resolve(top, objectsDir),
     head,
     branch,
     emptyTree: EMPTY_TREES[format] ?? (await git.run(['hash-object', '-t', 'tree', '/dev/null'])).trim(),
