@@ -39,8 +39,23 @@ export function preloadEntryModules(): void {
   imageSizeModule.catch(() => {}); // a failure surfaces where it is awaited
 }
 
+/**
+ * An entry as built, its diff still the bytes git printed (`hunks`; `entry.diff` is null
+ * until then): the emitter escapes them into material.json as they are, without making a
+ * string of them (see entry-json.ts); `withDiffText` gives the entry with its text.
+ */
+export interface BuiltEntry {
+  entry: MaterialEntry;
+  hunks: Buffer | null;
+}
+
+/** The entry with its diff as text (plus the exact bytes when they are not UTF-8). */
+export function withDiffText({ entry, hunks }: BuiltEntry): MaterialEntry {
+  return hunks ? { ...entry, ...diffText(hunks) } : entry;
+}
+
 /** Builds one material entry from git's record and patch of a file. */
-export async function buildEntry(file: FileDiff, facts: EntryFacts, blobs: BlobStore): Promise<MaterialEntry> {
+export async function buildEntry(file: FileDiff, facts: EntryFacts, blobs: BlobStore): Promise<BuiltEntry> {
   const { change } = file;
   const deleted = change.status === 'D';
   const liveOid = deleted ? change.oldOid : change.newOid;
@@ -69,14 +84,14 @@ export async function buildEntry(file: FileDiff, facts: EntryFacts, blobs: BlobS
   const withheld = facts.withheld(change.path) ?? (change.from ? facts.withheld(change.from) : null);
   if (withheld) {
     // Listed with its status and reason; nothing of its content leaves git.
-    return { ...entry, additions: null, deletions: null, withheld: { reason: withheld } };
+    return { entry: { ...entry, additions: null, deletions: null, withheld: { reason: withheld } }, hunks: null };
   }
   if (file.binary) {
     await addBinaryFacts(entry, change, blobs);
-    return { ...entry, additions: null, deletions: null };
+    return { entry: { ...entry, additions: null, deletions: null }, hunks: null };
   }
   const { additions, deletions } = countLines(file.hunks);
-  return { ...entry, ...diffText(file.hunks), additions, deletions };
+  return { entry: { ...entry, additions, deletions }, hunks: file.hunks };
 }
 
 /** Subjects of the commits that touched the file under its new or old name, each once, oldest first. */

@@ -1,7 +1,10 @@
 import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { jsonEscape, jsonEscapeRoom } from './json-bytes';
 
 const BUFFER_BYTES = 1 << 20;
+/** Text escaped into the buffer at a time (each byte may take six). */
+const ESCAPE_PIECE = BUFFER_BYTES / 8;
 
 /**
  * A file written piece by piece through a temporary name, appearing whole only on
@@ -35,6 +38,17 @@ export class MaterialFile {
       }
     }
     this.used += this.buffer.write(text, this.used, 'utf8');
+  }
+
+  /** Writes UTF-8 text as a JSON string, escaped straight from its bytes (see `jsonEscape`), a piece at a time. */
+  writeJsonString(text: Buffer): void {
+    this.write('"');
+    for (let at = 0; at < text.length; at += ESCAPE_PIECE) {
+      const piece = text.subarray(at, at + ESCAPE_PIECE);
+      if (jsonEscapeRoom(piece.length) > BUFFER_BYTES - this.used) this.flush();
+      this.used = jsonEscape(piece, this.buffer, this.used);
+    }
+    this.write('"');
   }
 
   /** Appends the whole content of another file (a part written alongside this one). */

@@ -8,7 +8,7 @@ import { OBJECT_ID } from '../git/blob-stream';
 import { diffTrees } from '../git/diff';
 import { BlobReader } from '../git/objects';
 import type { Repo } from '../git/repo';
-import { buildEntry, type EntryFacts } from '../emit/entry';
+import { buildEntry, withDiffText, type EntryFacts } from '../emit/entry';
 import { lookUpFacts } from '../emit/material';
 import { loadPrivacy } from '../emit/privacy';
 import { keptMaterial, keptRounds, roundRef } from '../emit/rounds';
@@ -128,7 +128,7 @@ async function entriesBetween(repo: Repo, from: string, to: string): Promise<Mat
     for await (const file of diffTrees(repo, from, to, async (changes) => {
       facts = await lookUpFacts(repo, changes, new Map(), withheld);
     })) {
-      const { commits: _notLookedUp, ...entry } = await buildEntry(file, facts!, blobs);
+      const { commits: _notLookedUp, ...entry } = withDiffText(await buildEntry(file, facts!, blobs));
       entries.push(entry);
     }
   } finally {

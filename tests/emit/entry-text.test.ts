@@ -1,6 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { MaterialEntry } from '../../schemas/material';
-import { entryPieces } from '../../server/emit/material';
+import { entryPieces, writeEntry } from '../../server/emit/entry-json';
+import { MaterialFile } from '../../server/emit/material-file';
+import { cleanup, tempDir } from '../helpers/git-repo';
+
+afterAll(cleanup);
 
 /** How material.json's entries were always written: the whole entry, indented by a regular expression. */
 const plain = (entry: MaterialEntry) => JSON.stringify(entry, null, 2).replace(/^/gm, '    ');
@@ -41,3 +47,33 @@ describe('an entry written around its diff', () => {
     for (const e of entries) expect(entryPieces(e).join('')).toBe(plain(e));
   });
 });
+
+describe('a diff escaped straight from the bytes git printed', () => {
+  it('is byte for byte the entry indented whole, whatever the bytes hold', () => {
+    const diffs = [
+      '@@ -1 +1 @@\n-a "quoted" \\ back\\slash\n+tab\there\r\n',
+      'every control character: ' + Array.from({ length: 32 }, (_, c) => String.fromCharCode(c)).join('') + '\u007f',
+      'non-ASCII: ünïcödé, 漢字, emoji 🎉',
+      'line separator \u2028 and paragraph separator \u2029 in the diff',
+      '',
+      '"diff": 0,',
+      `${'+a long line of code with "quotes" and \\ slashes\n'.repeat(20_000)}`, // larger than the file's buffer
+    ];
+    const file = path.join(tempDir(), 'material.json');
+    mkdirSync(path.dirname(file), { recursive: true });
+    const out = new MaterialFile(file);
+    const expected: string[] = [];
+    for (const diff of diffs) {
+      const e = entry({ diff: null });
+      writeEntry(out, { entry: e, hunks: Buffer.from(diff, 'utf8') });
+      expected.push(plain({ ...e, diff }));
+    }
+    // Not UTF-8: the text, and the exact bytes beside it.
+    const latin1 = Buffer.from('caf\xe9\n', 'latin1');
+    writeEntry(out, { entry: entry({ diff: null }), hunks: latin1 });
+    expected.push(plain({ ...entry({ diff: null }), diff: latin1.toString('utf8'), diff_base64: latin1.toString('base64') }));
+    out.commit();
+    expect(readFileSync(file, 'utf8')).toBe(expected.join(''));
+  });
+});
+
