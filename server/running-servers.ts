@@ -2,21 +2,26 @@ import { createHash } from 'node:crypto';
 import { chmod, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { z } from 'zod';
 import { TOKEN_HEADER } from './security';
 
 /**
  * What a running server leaves for a second `involut` of the same repository. It holds
  * the session token (inside the URL), so it lives in a per-user folder (mode 0700) in a
- * file only its owner can read (mode 0600).
+ * file only its owner can read (mode 0600). Checked by hand when read: `involut rounds`
+ * reads it, and does not load zod otherwise.
  */
-export const ServerRecord = z.object({
-  root: z.string(),
-  url: z.string(),
-  pid: z.number().int().positive(),
-  started: z.string(),
-});
-export type ServerRecord = z.infer<typeof ServerRecord>;
+export interface ServerRecord {
+  root: string;
+  url: string;
+  pid: number;
+  started: string;
+}
+
+function isServerRecord(value: unknown): value is ServerRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const { root, url, pid, started } = value as Record<string, unknown>;
+  return typeof root === 'string' && typeof url === 'string' && typeof started === 'string' && Number.isInteger(pid) && (pid as number) > 0;
+}
 
 /** `$INVOLUT_STATE_DIR`, else `$XDG_STATE_HOME/involut`, else `~/.local/state/involut`. */
 export function stateDir(): string {
@@ -74,8 +79,8 @@ export async function forgetServer(root: string, pid: number): Promise<void> {
 
 async function readRecord(file: string): Promise<ServerRecord | null> {
   try {
-    const parsed = ServerRecord.safeParse(JSON.parse(await readFile(file, 'utf8')));
-    return parsed.success ? parsed.data : null;
+    const record: unknown = JSON.parse(await readFile(file, 'utf8'));
+    return isServerRecord(record) ? record : null;
   } catch {
     return null;
   }

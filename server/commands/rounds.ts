@@ -38,7 +38,7 @@ export async function rounds(flags: RoundsFlags, out: Output): Promise<void> {
     ]);
     return;
   }
-  // Loaded while git captures the tree: it brings zod, whose import would otherwise delay the capture's start.
+  // Loaded while git captures the tree, off the start-up path.
   let servers: Promise<typeof import('../running-servers')> | undefined;
   const summary = await emitRound(repo, { ref: flags.base, sinceLast: flags.sinceLast }, () => {
     servers = import('../running-servers');

@@ -268,7 +268,9 @@ async function writeEntries(
 export function splitPoint(changes: RawChange[], sizes: number[], shortBase: string): number | null {
   if (changes.length < 2) return null;
   const names = new Set<string>();
-  for (const change of changes) {
+  // Flattening `/` to `_` can make two paths one name only when some path holds a `_`.
+  const mayCollide = changes.some((c) => c.path.includes('_'));
+  for (const change of mayCollide ? changes : []) {
     if (!mayKeepBefore(change)) continue;
     const name = baseBlobName(change.path, shortBase);
     if (names.has(name)) return null;

@@ -30,7 +30,7 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
   const listing = repo.git.runBytes(['ls-files', '-z', '--modified', '--others', '--exclude-standard'], env);
   const settings = repo.git.run(['config', '-z', '--get-regexp', SETTINGS], env).catch(() => '');
   const attributes = repo.git.start(['check-attr', '-z', '--stdin', ...CONVERTING, ...EOL], env);
-  const existing = repo.git.start(['cat-file', '--batch-check=%(objectname) %(objecttype)'], env);
+  const existing = repo.git.start(['cat-file', '--buffer', '--batch-check=%(objectname) %(objecttype)'], env);
   const endQuestions = () => Promise.all([attributes.answer(), existing.answer()].map((answered) => answered.catch(() => {})));
   onListing?.();
   const [listed, config, index] = await Promise.all([listing, settings, readIndexFile(env.GIT_INDEX_FILE!, 20)]).catch(async (error: unknown) => {
@@ -53,34 +53,40 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
   const attributesOf = parseAttributes(await attributes.answer(nulList(paths)));
   const autocrlf = core.has('core.autocrlf') && gitBool(core.get('core.autocrlf')!) !== false;
 
-  // Every changed regular file is read; what git must stage itself is named as it is found.
-  const read: Array<{ path: string; content: Buffer; executable: boolean }> = [];
+  // Every changed regular file is read and hashed; what git must stage itself is named as it
+  // is found. Whether the repository has a blob is asked as soon as its id is known.
+  const staged: Staged[] = [];
   const removed: string[] = [];
+  const asked = new Set<string>();
   const arena = new Arena();
-  for (const file of paths) {
-    const entry = entries.get(file);
-    const attrs = attributesOf.get(file);
-    if (byGit.has(file) || file.endsWith('/') || CONVERTING.some((a) => isSet(attrs?.get(a))) || (entry && entry.mode !== '100644' && entry.mode !== '100755')) {
-      byGit.add(file.replace(/\/$/, ''));
-      continue;
-    }
-    const found = readRegularFile(file, repo.root, arena);
-    if (found === 'gone') {
-      if (entry) removed.push(file);
-    } else if (found === 'git' || (found.content.includes(CR) && (autocrlf || EOL.some((a) => attrs?.get(a) !== 'unspecified')))) {
-      byGit.add(file); // end-of-line conversion may strip its carriage returns
-    } else {
-      read.push({ path: file, ...found });
-    }
-  }
-  const adding = byGit.size ? repo.git.runBytes(['--literal-pathspecs', 'add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], env, addConfig, nulList([...byGit])) : null;
-  adding?.catch(() => {}); // awaited below
+  let adding: Promise<Buffer> | null = null;
   try {
-    const staged = read.map((r) => ({ path: r.path, mode: r.executable ? '100755' : '100644', oid: blobId(r.content), content: r.content }));
+    for (const file of paths) {
+      const entry = entries.get(file);
+      const attrs = attributesOf.get(file);
+      if (byGit.has(file) || file.endsWith('/') || CONVERTING.some((a) => isSet(attrs?.get(a))) || (entry && entry.mode !== '100644' && entry.mode !== '100755')) {
+        byGit.add(file.replace(/\/$/, ''));
+        continue;
+      }
+      const found = readRegularFile(file, repo.root, arena);
+      if (found === 'gone') {
+        if (entry) removed.push(file);
+      } else if (found === 'git' || (found.content.includes(CR) && (autocrlf || EOL.some((a) => attrs?.get(a) !== 'unspecified')))) {
+        byGit.add(file); // end-of-line conversion may strip its carriage returns
+      } else {
+        const oid = blobId(found.content);
+        staged.push({ path: file, mode: found.executable ? '100755' : '100644', oid, content: found.content });
+        if (entry?.oid !== oid && !asked.has(oid)) {
+          asked.add(oid);
+          existing.ask(`${oid}\n`);
+        }
+      }
+    }
+    adding = byGit.size ? repo.git.runBytes(['--literal-pathspecs', 'add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], env, addConfig, nulList([...byGit])) : null;
+    adding?.catch(() => {}); // awaited below
     // Blobs the repository lacks go into the pack (each once); those it has are only named.
-    const asked = new Set(staged.filter((s) => entries.get(s.path)?.oid !== s.oid).map((s) => s.oid));
     const known = new Set<string>();
-    for (const line of (await existing.answer(Buffer.from([...asked].map((oid) => `${oid}\n`).join('')))).toString('latin1').split('\n')) {
+    for (const line of (await existing.answer()).toString('latin1').split('\n')) {
       const [oid, type] = line.split(' ');
       if (oid && type === 'blob') known.add(oid);
     }

@@ -99,10 +99,11 @@ export class Git {
 
   /**
    * Starts a git that reads its questions on stdin before they are known, so its start-up
-   * is paid while something else runs: `answer` sends them (once), closes stdin and
-   * resolves with stdout once git exited 0; `answer()` with nothing just ends git.
+   * is paid while something else runs: `ask` sends some as they come, `answer` sends the
+   * last (once), closes stdin and resolves with stdout once git exited 0; `answer()` with
+   * nothing just ends git.
    */
-  start(args: string[], env: GitEnv = {}): { answer: (input?: Buffer) => Promise<Buffer> } {
+  start(args: string[], env: GitEnv = {}): { ask: (input: string) => void; answer: (input?: Buffer) => Promise<Buffer> } {
     const child = this.spawn(args, env);
     const done = exited(child, `git ${args[0]}`);
     done.catch(() => {}); // awaited in answer()
@@ -110,6 +111,7 @@ export class Git {
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stdin.on('error', () => {}); // git may exit without reading it all; its exit code tells
     return {
+      ask: (input) => void child.stdin.write(input),
       answer: async (input) => {
         child.stdin.end(input);
         await done;
