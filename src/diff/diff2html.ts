@@ -1,8 +1,10 @@
 /**
  * The one module that imports diff2html. It parses a material entry's diff, cuts it
  * into chunks small enough to render in a frame, and draws one chunk at a time:
- * plain first, highlighted later, so no single task holds the page.
+ * plain first, its changed words marked and its syntax highlighted later, so no single
+ * task holds the page.
  */
+import { diffWordsWithSpace } from 'diff';
 import { parse } from 'diff2html';
 import { ColorSchemeType, type DiffFile } from 'diff2html/lib-esm/types';
 import { Diff2HtmlUI } from 'diff2html/lib-esm/ui/js/diff2html-ui-base';
@@ -202,7 +204,12 @@ export function chunkRows(chunk: { file: Blocks<{ lines: Array<{ type: string }>
   return rows;
 }
 
-/** How every chunk is drawn: one file's table, no controls of diff2html's own, highlighting done apart. */
+/**
+ * How every chunk is drawn: one file's table, no controls of diff2html's own, highlighting
+ * done apart. diff2html still pairs the deleted and added lines of a change (`d2h-change`),
+ * but does not diff their words (`maxLineLengthHighlight: 0`): that is a third of a chunk's
+ * first draw, so `markWords` does it later, with the highlighting.
+ */
 const DRAW = {
   drawFileList: false,
   highlight: false,
@@ -212,6 +219,7 @@ const DRAW = {
   stickyFileHeaders: false,
   matching: 'none',
   diffStyle: 'word',
+  maxLineLengthHighlight: 0,
   colorScheme: ColorSchemeType.AUTO,
 } as const;
 
@@ -225,13 +233,41 @@ export function drawChunk(target: HTMLElement, chunk: Chunk, format: DiffFormat)
 }
 
 /**
- * Syntax-highlights a drawn chunk (highlight.js, common languages). highlight.js is loaded
- * the first time, as a bundle of its own: the page draws its first diffs without paying
- * for it. A chunk dropped meanwhile is left alone.
+ * Marks the changed words of a drawn chunk, then syntax-highlights it (highlight.js,
+ * common languages). highlight.js is loaded the first time, as a bundle of its own: the
+ * page draws its first diffs without paying for it. A chunk dropped meanwhile is left alone.
  */
 export async function highlightChunk(target: HTMLElement, format: DiffFormat): Promise<void> {
+  markWords(target);
   const { Diff2HtmlUI: WithHighlighter } = await import('diff2html/lib-esm/ui/js/diff2html-ui-slim');
   if (!target.isConnected) return;
   // Without a diff to render, diff2html's UI works on the table already in `target`.
   new WithHighlighter(target, undefined, { ...DRAW, outputFormat: format }).highlightCode();
+}
+
+/** Paired lines sharing less than this part of their text are rewrites: marking their words would only add noise. */
+const SIMILAR = 0.4;
+/** Longer lines are left unmarked, as diff2html's own default does (diffing them could hold the page). */
+const LONGEST_MARKED = 10_000;
+
+/**
+ * Marks, as `del` and `ins`, the words that differ between each deleted line and the added
+ * line diff2html paired it with (the i-th deleted line of a change with its i-th added
+ * line; in either format, the i-th of each in document order). Built as text nodes: the
+ * diff's text is never parsed as HTML.
+ */
+function markWords(target: HTMLElement): void {
+  const deleted = target.querySelectorAll('td.d2h-del.d2h-change .d2h-code-line-ctn');
+  const added = target.querySelectorAll('td.d2h-ins.d2h-change .d2h-code-line-ctn');
+  for (let i = 0; i < Math.min(deleted.length, added.length); i++) {
+    const before = deleted[i]!.textContent ?? '';
+    const after = added[i]!.textContent ?? '';
+    if (!before || !after || before.length > LONGEST_MARKED || after.length > LONGEST_MARKED) continue;
+    const parts = diffWordsWithSpace(before, after);
+    const shared = parts.reduce((n, part) => (part.added || part.removed ? n : n + part.value.length), 0);
+    if (2 * shared < SIMILAR * (before.length + after.length)) continue;
+    const mark = (tag: 'del' | 'ins', text: string) => Object.assign(document.createElement(tag), { textContent: text });
+    deleted[i]!.replaceChildren(...parts.filter((p) => !p.added).map((p) => (p.removed ? mark('del', p.value) : p.value)));
+    added[i]!.replaceChildren(...parts.filter((p) => !p.removed).map((p) => (p.added ? mark('ins', p.value) : p.value)));
+  }
 }
