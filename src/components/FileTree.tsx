@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import type { MaterialEntry } from '../../schemas/material';
 import type { TreeNode } from '../model/file-tree';
 
@@ -19,14 +19,22 @@ export function FileTree({ tree, onOpen, isViewed, current }: Props) {
       </p>
       <ul role="tree">
         {tree.children.map((node) => (
-          <Node key={node.path} node={node} onOpen={onOpen} isViewed={isViewed} current={current} />
+          <Node key={node.path} node={node} onOpen={onOpen} isViewed={isViewed} current={within(node, current)} />
         ))}
       </ul>
     </nav>
   );
 }
 
-function Node({ node, onOpen, isViewed, current }: { node: TreeNode } & Omit<Props, 'tree'>) {
+/**
+ * `current` when it is this node or inside it, else null: a row (memoized) re-renders only
+ * when the selection enters or leaves it, so a jump redraws two paths, not 2,000 rows.
+ */
+function within(node: TreeNode, current: string | null): string | null {
+  return current !== null && (current === node.path || current.startsWith(`${node.path}/`)) ? current : null;
+}
+
+const Node = memo(function TreeRow({ node, onOpen, isViewed, current }: { node: TreeNode } & Omit<Props, 'tree'>) {
   const [open, setOpen] = useState(true);
   if (node.entry) {
     const entry = node.entry;
@@ -54,10 +62,10 @@ function Node({ node, onOpen, isViewed, current }: { node: TreeNode } & Omit<Pro
       {open && (
         <ul role="group">
           {node.children.map((child) => (
-            <Node key={child.path} node={child} onOpen={onOpen} isViewed={isViewed} current={current} />
+            <Node key={child.path} node={child} onOpen={onOpen} isViewed={isViewed} current={within(child, current)} />
           ))}
         </ul>
       )}
     </li>
   );
-}
+});

@@ -60,15 +60,37 @@ function position(element: Element, margin: string): 'above' | 'near' | 'below' 
 }
 
 /**
- * Tells every watched element at once whether it is near, without waiting for the
- * observers' next report (a frame later). For a jump: called right after a scroll, the
- * files and chunks it brought into view render in the same task, and are painted in the
- * next frame.
+ * Tells the watched elements in and around the viewport at once that they are near,
+ * without waiting for the observers' next report (a frame later). For a jump: called
+ * right after a scroll, the files and chunks it brought into view render in the same
+ * task, and are painted in the next frame. Only what the children of `list` near the
+ * viewport hold is measured (they are laid out one under the other, so found by
+ * bisection): a few blocks of files, not the 2,000 files of a large round.
  */
-export function refreshNear(): void {
+export function refreshNear(list: Element): void {
   for (const [margin, { listeners }] of observers) {
-    for (const [element, listener] of listeners) if (position(element, margin) === 'near') listener(true);
+    const around = childrenNear(list, verticalMargin(margin));
+    if (!around.length) continue;
+    for (const [element, listener] of listeners) {
+      if (around.some((child) => child.contains(element)) && position(element, margin) === 'near') listener(true);
+    }
   }
+}
+
+/** The children of `list` within `m` pixels of the viewport, in order. */
+function childrenNear(list: Element, m: number): Element[] {
+  const children = list.children;
+  let low = 0;
+  let high = children.length;
+  // The first child whose bottom is not above the margin.
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (children[mid]!.getBoundingClientRect().bottom < -m) low = mid + 1;
+    else high = mid;
+  }
+  const near: Element[] = [];
+  for (let i = low; i < children.length && children[i]!.getBoundingClientRect().top <= window.innerHeight + m; i++) near.push(children[i]!);
+  return near;
 }
 
 /** The margin diff chunks are drawn within. */
