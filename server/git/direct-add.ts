@@ -1,17 +1,16 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { blobId, writeBlobPack, type PackedBlob } from './blob-pack';
 import type { GitEnv } from './git';
 import { readIndexFile, type IndexEntry } from './index-file';
 import type { Repo } from './repo';
+import { stageFiles, type FileJob } from './stage-files';
 
 /**
- * What `git add --all` does to a temporary index, with the hashing done here: git lists
- * what changed (`ls-files --modified --others`), Involut reads each changed regular file,
- * computes its blob id and stores the blobs git lacks in one pack of its own (see
- * blob-pack.ts), and git records the entries (`update-index --index-info`). Node's SHA-1
- * is several times faster than the collision-detecting one git is built with, and git add
- * hashes every file twice (the object and the pack's checksum): on the bench's 2,000
- * files git add takes 0.3–0.45 s of one core, this a fraction of that.
+ * What `git add --all` does to a temporary index, with the hashing done by Involut: git
+ * lists what changed (`ls-files --modified --others`), `stageFiles` reads each changed
+ * regular file, computes its blob id and stores the blobs git lacks as a pack of its own,
+ * and git records the entries (`update-index --index-info`). git add runs the
+ * collision-detecting SHA-1 over every file twice (for the blob, and again in its pack's
+ * checksum): on the bench's 2,000 files it takes 0.3–0.45 s of a core, where OpenSSL's
+ * SHA-1 and the rest of `stageFiles` take about 0.2 s.
  *
  * A file git would convert on its way in (a `filter`, `ident` or `working-tree-encoding`
  * attribute, or a carriage return that end-of-line settings may strip), anything that is
@@ -30,17 +29,15 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
   const listing = repo.git.runBytes(['ls-files', '-z', '--modified', '--others', '--exclude-standard'], env);
   const settings = repo.git.run(['config', '-z', '--get-regexp', SETTINGS], env).catch(() => '');
   const attributes = repo.git.start(['check-attr', '-z', '--stdin', ...CONVERTING, ...EOL], env);
-  const existing = repo.git.start(['cat-file', '--buffer', '--batch-check=%(objectname) %(objecttype)'], env);
-  const endQuestions = () => Promise.all([attributes.answer(), existing.answer()].map((answered) => answered.catch(() => {})));
   onListing?.();
   const [listed, config, index] = await Promise.all([listing, settings, readIndexFile(env.GIT_INDEX_FILE!, 20)]).catch(async (error: unknown) => {
-    await endQuestions();
+    await attributes.answer().catch(() => {});
     throw error;
   });
   const paths = [...new Set(listed.toString('utf8').split('\0').filter((p) => p !== '' && !isReview(p)))];
   const core = gitSettings(config);
   if (!index || !usable(index.extensions, index.entries, core) || paths.some((p) => p.includes('\uFFFD'))) {
-    await endQuestions();
+    await attributes.answer().catch(() => {});
     return null;
   }
   const entries = new Map<string, IndexEntry>();
@@ -53,69 +50,30 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
   const attributesOf = parseAttributes(await attributes.answer(nulList(paths)));
   const autocrlf = core.has('core.autocrlf') && gitBool(core.get('core.autocrlf')!) !== false;
 
-  // Every changed regular file is read and hashed; what git must stage itself is named as it
-  // is found. Whether the repository has a blob is asked as soon as its id is known.
-  const staged: Staged[] = [];
-  const removed: string[] = [];
-  const asked = new Set<string>();
-  const arena = new Arena();
-  let adding: Promise<Buffer> | null = null;
-  try {
-    for (const file of paths) {
-      const entry = entries.get(file);
-      const attrs = attributesOf.get(file);
-      if (byGit.has(file) || file.endsWith('/') || CONVERTING.some((a) => isSet(attrs?.get(a))) || (entry && entry.mode !== '100644' && entry.mode !== '100755')) {
-        byGit.add(file.replace(/\/$/, ''));
-        continue;
-      }
-      const found = readRegularFile(file, repo.root, arena);
-      if (found === 'gone') {
-        if (entry) removed.push(file);
-      } else if (found === 'git' || (found.content.includes(CR) && (autocrlf || EOL.some((a) => attrs?.get(a) !== 'unspecified')))) {
-        byGit.add(file); // end-of-line conversion may strip its carriage returns
-      } else {
-        const oid = blobId(found.content);
-        staged.push({ path: file, mode: found.executable ? '100755' : '100644', oid, content: found.content });
-        if (entry?.oid !== oid && !asked.has(oid)) {
-          asked.add(oid);
-          existing.ask(`${oid}\n`);
-        }
-      }
+  // What git must stage itself is set aside by its path and attributes; the rest is read and hashed.
+  const jobs: FileJob[] = [];
+  for (const file of paths) {
+    const entry = entries.get(file);
+    const attrs = attributesOf.get(file);
+    if (byGit.has(file) || file.endsWith('/') || CONVERTING.some((a) => isSet(attrs?.get(a))) || (entry && entry.mode !== '100644' && entry.mode !== '100755')) {
+      byGit.add(file.replace(/\/$/, ''));
+      continue;
     }
-    adding = byGit.size ? repo.git.runBytes(['--literal-pathspecs', 'add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], env, addConfig, nulList([...byGit])) : null;
-    adding?.catch(() => {}); // awaited below
-    // Blobs the repository lacks go into the pack (each once); those it has are only named.
-    const known = new Set<string>();
-    for (const line of (await existing.answer()).toString('latin1').split('\n')) {
-      const [oid, type] = line.split(' ');
-      if (oid && type === 'blob') known.add(oid);
-    }
-    const packed = new Map<string, PackedBlob>();
-    for (const s of staged) if (asked.has(s.oid) && !known.has(s.oid)) packed.set(s.oid, s);
-    // The pack is flushed to disk while git records the entries (write-tree, later, needs it in place).
-    const placed = packed.size ? writeBlobPack(`${repo.objectsDir}/pack`, [...packed.values()]) : null;
-    placed?.catch(() => {}); // awaited below
-    await adding;
-    const zero = '0'.repeat(40);
-    const info = [
-      ...staged.map((s) => `${s.mode} ${s.oid} 0\t${s.path}\0`),
-      ...removed.map((file) => `0 ${zero}\t${file}\0`),
-      // `.review/` leaves the capture whatever .gitignore says, tracked or not.
-      ...index.entries.filter((e) => isReview(e.path)).map((e) => `0 ${zero}\t${e.path}\0`),
-    ];
-    const recorded = info.length ? repo.git.runBytes(['update-index', '-z', '--index-info'], env, [], Buffer.from(info.join(''))) : null;
-    await Promise.all([recorded, placed].map((step) => step?.catch(() => {})));
-    await Promise.all([recorded, placed]);
-    return new Map(staged.map((s) => [s.path, s.content.length]));
-  } catch (error) {
-    await Promise.all([adding?.catch(() => {}), existing.answer().catch(() => {})]);
-    throw error;
+    jobs.push({ path: file, indexed: entry?.oid ?? null, eolMayConvert: autocrlf || EOL.some((a) => attrs?.get(a) !== 'unspecified') });
   }
-}
-
-interface Staged extends PackedBlob {
-  path: string;
-  mode: string;
+  const part = await stageFiles({ root: repo.root, objectsDir: repo.objectsDir, env }, jobs);
+  for (const file of part.byGit) byGit.add(file);
+  // Git stages the rest into the same index, then every entry staged here is recorded.
+  if (byGit.size) await repo.git.runBytes(['--literal-pathspecs', 'add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], env, addConfig, nulList([...byGit]));
+  const zero = '0'.repeat(40);
+  const info = [
+    ...part.staged.map((s) => `${s.mode} ${s.oid} 0\t${s.path}\0`),
+    ...part.gone.map((file) => `0 ${zero}\t${file}\0`),
+    // `.review/` leaves the capture whatever .gitignore says, tracked or not.
+    ...index.entries.filter((e) => isReview(e.path)).map((e) => `0 ${zero}\t${e.path}\0`),
+  ];
+  if (info.length) await repo.git.runBytes(['update-index', '-z', '--index-info'], env, [], Buffer.from(info.join('')));
+  return new Map(part.staged.map((s) => [s.path, s.size]));
 }
 
 /** Attributes under which git changes a file's bytes as it stores them. */
@@ -124,9 +82,6 @@ const CONVERTING = ['filter', 'ident', 'working-tree-encoding'];
 const EOL = ['text', 'eol', 'crlf'];
 /** The settings that decide whether `addDirectly` stages as git would. */
 const SETTINGS = '^core\\.(filemode|symlinks|ignorecase|precomposeunicode|sharedrepository|autocrlf)$';
-
-/** At most this many bytes of files are held at once; the files past it are left to git. */
-const MAX_HELD_BYTES = 256 << 20;
 
 /** Each path's attributes from `check-attr -z` output: `unspecified`, `unset`, `set` or a value. */
 function parseAttributes(output: Buffer): Map<string, Map<string, string>> {
@@ -175,62 +130,6 @@ function gitBool(value: string | null): boolean | undefined {
   if (['false', 'no', 'off', ''].includes(v)) return false;
   return /^-?\d+$/.test(v) ? Number(v) !== 0 : undefined;
 }
-
-/**
- * A regular file's bytes and executable bit, read through one descriptor (so what is
- * hashed is what was checked): 'gone' when it no longer exists, 'git' when git must stage
- * it (not a regular file, no room left in the arena, or it changed size while read).
- */
-function readRegularFile(file: string, root: string, arena: Arena): { content: Buffer; executable: boolean } | 'gone' | 'git' {
-  let fd: number;
-  try {
-    fd = openSync(`${root}/${file}`, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'gone' : 'git';
-  }
-  try {
-    const stat = fstatSync(fd);
-    const content = stat.isFile() ? arena.take(stat.size) : null;
-    if (!content) return 'git';
-    let at = 0;
-    while (at < content.length) {
-      const n = readSync(fd, content, at, content.length - at, at);
-      if (n === 0) return 'git';
-      at += n;
-    }
-    if (readSync(fd, ONE_BYTE, 0, 1, at) !== 0) return 'git';
-    return { content, executable: (stat.mode & 0o100) !== 0 };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-const ONE_BYTE = Buffer.alloc(1);
-
-/**
- * Room for the files read, handed out from slabs of 16 MiB (one allocation per slab, not
- * per file), up to MAX_HELD_BYTES in all; `null` once that is used up.
- */
-class Arena {
-  private slab = Buffer.alloc(0);
-  private used = 0;
-  private held = 0;
-
-  take(size: number): Buffer | null {
-    if (this.held + size > MAX_HELD_BYTES) return null;
-    this.held += size;
-    if (size > this.slab.length - this.used) {
-      this.slab = Buffer.allocUnsafe(Math.max(SLAB_BYTES, size));
-      this.used = 0;
-    }
-    this.used += size;
-    return this.slab.subarray(this.used - size, this.used);
-  }
-}
-
-const SLAB_BYTES = 16 << 20;
-
-const CR = 0x0d;
 
 function isReview(file: string): boolean {
   return file === '.review' || file.startsWith('.review/');
