@@ -1,16 +1,16 @@
 import type { GitEnv } from './git';
 import { readIndexFile, type IndexEntry } from './index-file';
 import type { Repo } from './repo';
-import { stageFiles, type FileJob } from './stage-files';
+import { readAndHash, storeMissing, type FileJob } from './stage-files';
 
 /**
  * What `git add --all` does to a temporary index, with the hashing done by Involut: git
- * lists what changed (`ls-files --modified --others`), `stageFiles` reads each changed
+ * lists what changed (`ls-files --modified --others`), stage-files.ts reads each changed
  * regular file, computes its blob id and stores the blobs git lacks as a pack of its own,
  * and git records the entries (`update-index --index-info`). git add runs the
  * collision-detecting SHA-1 over every file twice (for the blob, and again in its pack's
  * checksum): on the bench's 2,000 files it takes 0.3–0.45 s of a core, where OpenSSL's
- * SHA-1 and the rest of `stageFiles` take about 0.2 s.
+ * SHA-1 and the rest of stage-files.ts take about 0.2 s.
  *
  * A file git would convert on its way in (a `filter`, `ident` or `working-tree-encoding`
  * attribute, or a carriage return that end-of-line settings may strip), anything that is
@@ -47,33 +47,39 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
     if (entry.stage !== 0 && !isReview(entry.path)) byGit.add(entry.path);
     else entries.set(entry.path, entry);
   }
-  const attributesOf = parseAttributes(await attributes.answer(nulList(paths)));
-  const autocrlf = core.has('core.autocrlf') && gitBool(core.get('core.autocrlf')!) !== false;
-
-  // What git must stage itself is set aside by its path and attributes; the rest is read and hashed.
+  // Attributes are looked up while the files are read: the few a filter, an encoding or an
+  // end-of-line conversion concerns are set aside for git afterwards.
+  const attributesOf = attributes.answer(nulList(paths)).then(parseAttributes);
+  attributesOf.catch(() => {}); // awaited below
   const jobs: FileJob[] = [];
   for (const file of paths) {
     const entry = entries.get(file);
-    const attrs = attributesOf.get(file);
-    if (byGit.has(file) || file.endsWith('/') || CONVERTING.some((a) => isSet(attrs?.get(a))) || (entry && entry.mode !== '100644' && entry.mode !== '100755')) {
-      byGit.add(file.replace(/\/$/, ''));
-      continue;
-    }
-    jobs.push({ path: file, indexed: entry?.oid ?? null, eolMayConvert: autocrlf || EOL.some((a) => attrs?.get(a) !== 'unspecified') });
+    if (byGit.has(file) || file.endsWith('/') || (entry && entry.mode !== '100644' && entry.mode !== '100755')) byGit.add(file.replace(/\/$/, ''));
+    else jobs.push({ path: file, indexed: entry?.oid ?? null });
   }
-  const part = await stageFiles({ root: repo.root, objectsDir: repo.objectsDir, env }, jobs);
-  for (const file of part.byGit) byGit.add(file);
+  const place = { root: repo.root, objectsDir: repo.objectsDir, env };
+  const hashed = readAndHash(place, jobs);
+  for (const file of hashed.leftToGit) byGit.add(file);
+  const autocrlf = core.has('core.autocrlf') && gitBool(core.get('core.autocrlf')!) !== false;
+  const [attrs, stored] = await Promise.all([attributesOf, hashed.stored]);
+  const staged = hashed.files.filter((file) => {
+    const of = attrs.get(file.path);
+    const converted = CONVERTING.some((a) => isSet(of?.get(a))) || (file.content.includes(CR) && (autocrlf || EOL.some((a) => of?.get(a) !== 'unspecified')));
+    if (converted) byGit.add(file.path);
+    return !converted;
+  });
+  await storeMissing(place, staged, (file) => entries.get(file)?.oid ?? null, stored);
   // Git stages the rest into the same index, then every entry staged here is recorded.
   if (byGit.size) await repo.git.runBytes(['--literal-pathspecs', 'add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], env, addConfig, nulList([...byGit]));
   const zero = '0'.repeat(40);
   const info = [
-    ...part.staged.map((s) => `${s.mode} ${s.oid} 0\t${s.path}\0`),
-    ...part.gone.map((file) => `0 ${zero}\t${file}\0`),
+    ...staged.map((s) => `${s.mode} ${s.oid} 0\t${s.path}\0`),
+    ...hashed.gone.map((file) => `0 ${zero}\t${file}\0`),
     // `.review/` leaves the capture whatever .gitignore says, tracked or not.
     ...index.entries.filter((e) => isReview(e.path)).map((e) => `0 ${zero}\t${e.path}\0`),
   ];
   if (info.length) await repo.git.runBytes(['update-index', '-z', '--index-info'], env, [], Buffer.from(info.join('')));
-  return new Map(part.staged.map((s) => [s.path, s.size]));
+  return new Map(staged.map((s) => [s.path, s.content.length]));
 }
 
 /** Attributes under which git changes a file's bytes as it stores them. */
@@ -95,6 +101,7 @@ function parseAttributes(output: Buffer): Map<string, Map<string, string>> {
   return found;
 }
 
+const CR = 0x0d;
 const isSet = (value: string | undefined) => value !== undefined && value !== 'unspecified' && value !== 'unset';
 
 /** `git config -z --get-regexp` output as a map; a key given with no `=` maps to null. */

@@ -2,26 +2,32 @@ import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { blobId, writeBlobPack, type PackedBlob } from './blob-pack';
 import { Git, type GitEnv } from './git';
 
-/** One changed path for `stageFiles`, as git's listing and attributes described it. */
+/** One changed path to read: its path, and the blob id the index holds for it (a tracked file), else null. */
 export interface FileJob {
   path: string;
-  /** The blob id the index holds for it (a tracked file), else null. */
   indexed: string | null;
-  /** Whether git's end-of-line settings may strip carriage returns from it. */
-  eolMayConvert: boolean;
 }
 
-/** What `stageFiles` did with its files. */
-export interface StagedPart {
-  /** Files read and hashed, their blobs stored: each with its index mode, blob id and size. */
-  staged: Array<{ path: string; mode: string; oid: string; size: number }>;
+/** A file read and hashed: its index mode, blob id and bytes. */
+export interface HashedFile {
+  path: string;
+  mode: string;
+  oid: string;
+  content: Buffer;
+}
+
+/** What `readAndHash` found. */
+export interface HashedFiles {
+  files: HashedFile[];
   /** Tracked files no longer there. */
   gone: string[];
-  /** Files git must stage itself (not a regular file, a carriage return git may strip…). */
-  byGit: string[];
+  /** Paths git must stage itself: not regular files, or past the bytes held at once. */
+  leftToGit: string[];
+  /** Of the blob ids asked about (those not in the index already), the ones the repository has. */
+  stored: Promise<Set<string>>;
 }
 
-/** Where `stageFiles` works: the working tree, the object store, the temporary index's environment. */
+/** Where files are staged: the working tree, the object store, the temporary index's environment. */
 export interface StagingPlace {
   root: string;
   objectsDir: string;
@@ -29,49 +35,58 @@ export interface StagingPlace {
 }
 
 /**
- * Reads and hashes changed files and stores the blobs the repository lacks as one pack
- * (see blob-pack.ts), resolving once the pack is in place. Whether git has a blob is asked
- * (`cat-file --batch-check`) as soon as its id is known, while the next files are read.
+ * Reads and hashes changed files (synchronously, one descriptor each). Whether the
+ * repository has a blob is asked (`cat-file --batch-check`) as soon as its id is known,
+ * so git answers while the next files are read.
  */
-export async function stageFiles(place: StagingPlace, jobs: FileJob[]): Promise<StagedPart> {
+export function readAndHash(place: StagingPlace, jobs: FileJob[]): HashedFiles {
   const existing = new Git(place.root).start(['cat-file', '--buffer', '--batch-check=%(objectname) %(objecttype)'], place.env);
-  const read: PackedBlob[] = [];
-  const part: StagedPart = { staged: [], gone: [], byGit: [] };
+  const found: Omit<HashedFiles, 'stored'> = { files: [], gone: [], leftToGit: [] };
   const asked = new Set<string>();
   const arena = new Arena();
   try {
     for (const job of jobs) {
-      const found = readRegularFile(`${place.root}/${job.path}`, arena);
-      if (found === 'gone') {
-        if (job.indexed !== null) part.gone.push(job.path);
-      } else if (found === 'git' || (job.eolMayConvert && found.content.includes(CR))) {
-        part.byGit.push(job.path);
+      const read = readRegularFile(`${place.root}/${job.path}`, arena);
+      if (read === 'gone') {
+        if (job.indexed !== null) found.gone.push(job.path);
+      } else if (read === 'git') {
+        found.leftToGit.push(job.path);
       } else {
-        const oid = blobId(found.content);
-        part.staged.push({ path: job.path, mode: found.executable ? '100755' : '100644', oid, size: found.content.length });
+        const oid = blobId(read.content);
+        found.files.push({ path: job.path, mode: read.executable ? '100755' : '100644', oid, content: read.content });
         if (job.indexed !== oid && !asked.has(oid)) {
           asked.add(oid);
           existing.ask(`${oid}\n`);
-          read.push({ oid, content: found.content });
         }
       }
     }
   } catch (error) {
-    await existing.answer().catch(() => {});
+    existing.answer().catch(() => {});
     throw error;
   }
-  // Blobs the repository lacks go into the pack (each once); those it has are only named.
-  const known = new Set<string>();
-  for (const line of (await existing.answer()).toString('latin1').split('\n')) {
-    const [oid, type] = line.split(' ');
-    if (oid && type === 'blob') known.add(oid);
-  }
-  const missing = read.filter((blob) => !known.has(blob.oid));
-  if (missing.length) await writeBlobPack(`${place.objectsDir}/pack`, missing);
-  return part;
+  const stored = existing.answer().then((answer) => {
+    const known = new Set<string>();
+    for (const line of answer.toString('latin1').split('\n')) {
+      const [oid, type] = line.split(' ');
+      if (oid && type === 'blob') known.add(oid);
+    }
+    return known;
+  });
+  stored.catch(() => {}); // awaited by the caller
+  return { ...found, stored };
 }
 
-const CR = 0x0d;
+/**
+ * Stores, as one pack (see blob-pack.ts), the blobs of `files` that the repository lacks:
+ * not in the index already (`indexed`), nor among `stored`. Resolves once the pack is in place.
+ */
+export async function storeMissing(place: StagingPlace, files: HashedFile[], indexed: (file: string) => string | null, stored: Set<string>): Promise<void> {
+  const missing = new Map<string, PackedBlob>();
+  for (const file of files) {
+    if (indexed(file.path) !== file.oid && !stored.has(file.oid)) missing.set(file.oid, file);
+  }
+  if (missing.size) await writeBlobPack(`${place.objectsDir}/pack`, [...missing.values()]);
+}
 
 /**
  * A regular file's bytes and executable bit, read through one descriptor (so what is
