@@ -93,20 +93,22 @@ export async function emitRound(repo: Repo, options: BaseOptions, whileCapturing
     await Promise.all([dropCapture(), dropHelpers()]);
     throw error;
   }
-  // The diff reads the temporary index (`--cached`), so the tree is written meanwhile.
+  // The diff reads the temporary index (`--cached`), so the tree is written meanwhile, and
+  // both start before the round is numbered.
   const tree = index.writeTree();
   tree.catch(() => {}); // awaited in writeMaterial, and below before the index goes
+  const patches = startPatches(repo, base, index, commits, withheld, helpers.lookups);
   try {
     let round: number;
     try {
       round = await nextRoundNumber(repo, review, previous);
       while (!(await claimRound(review, round))) round++;
     } catch (error) {
-      await dropHelpers();
+      await Promise.all([dropHelpers(), patches.diff.then((d) => d.stop(), () => {})]);
       throw error;
     }
     try {
-      const summary = await writeMaterial(repo, review, { base, index, tree, round, warnings, withheld, commits, ...helpers });
+      const summary = await writeMaterial(repo, review, { base, index, tree, round, warnings, patches, ...helpers });
       await keepRound(review, round);
       return summary;
     } catch (error) {
@@ -134,11 +136,42 @@ interface RoundFacts {
   tree: Promise<string>;
   round: number;
   warnings: string[];
-  withheld: PrivacyCheck;
-  commits: Promise<Map<string, Commit[]>>;
+  patches: Patches;
   /** Gits started ahead; writeMaterial closes them. */
   lookups: FactLookups;
   reader: BlobReader;
+}
+
+/** The round's patches, being made, and the per-file facts looked up once the change list is known. */
+interface Patches {
+  diff: Promise<SplitDiff>;
+  /** Set once `diff` resolved. */
+  facts: () => Promise<EntryFacts>;
+}
+
+/**
+ * Starts the round's diff (see `splitDiff`): once git lists the changes, their facts are
+ * looked up by the gits started ahead while the patches are made (and read ahead), and the
+ * sizes the capture recorded weigh the changes, to split the patch work evenly.
+ */
+function startPatches(
+  repo: Repo,
+  base: Base,
+  index: CapturedIndex,
+  commits: Promise<Map<string, Commit[]>>,
+  withheld: PrivacyCheck,
+  lookups: FactLookups,
+): Patches {
+  let facts: Promise<EntryFacts> | null = null;
+  const recorded = index.sizes();
+  const diff = splitDiff(repo, base.oid, { cached: index.env }, async (changes) => {
+    facts = commits.then((byPath) => lookUpFacts(repo, changes, byPath, withheld, lookups));
+    facts.catch(() => {}); // awaited before the first entry
+    const sizes = await recorded;
+    return splitPoint(changes, changes.map((c) => sizes.get(c.path) ?? 0), base.oid.slice(0, 7));
+  });
+  diff.catch(() => {}); // awaited in writeMaterial; stopped if something fails first
+  return { diff, facts: () => facts! };
 }
 
 /** Streams material.json, entry by entry, through a temporary file; the before copy of each binary goes to blobs/. */
@@ -146,7 +179,8 @@ async function writeMaterial(repo: Repo, review: ReviewDir, facts: RoundFacts): 
   try {
     return await writeMaterialWith(repo, review, facts);
   } catch (error) {
-    await Promise.all([facts.lookups.close(), facts.reader.close()].map((closed) => closed.catch(() => {})));
+    const stopped = facts.patches.diff.then((diff) => diff.stop());
+    await Promise.all([facts.lookups.close(), facts.reader.close(), stopped].map((closed) => closed.catch(() => {})));
     throw error;
   }
 }
@@ -154,30 +188,14 @@ async function writeMaterial(repo: Repo, review: ReviewDir, facts: RoundFacts): 
 async function writeMaterialWith(
   repo: Repo,
   review: ReviewDir,
-  { base, index, tree: treeWritten, round, warnings, withheld, commits, lookups, reader }: RoundFacts,
+  { base, tree: treeWritten, round, warnings, patches, reader }: RoundFacts,
 ): Promise<RoundSummary> {
   await mkdir(review.blobs, { recursive: true });
   const writer = new MaterialFile(review.material);
   let part: MaterialFile | null = null;
   let diff: SplitDiff | null = null;
-  let facts: Promise<EntryFacts> | null = null;
-  const shortBase = base.oid.slice(0, 7);
-  const blobs = { reader, dir: review.blobs, shortBase, taken: new Set<string>() };
-  // The sizes the capture recorded weigh the changes, to split the patch work evenly.
-  const recorded = index.sizes();
-  const started = splitDiff(
-    repo,
-    base.oid,
-    { cached: index.env },
-    async (changes) => {
-      // Looked up by the gits started ahead while the patches are made (and read ahead); the first entry waits for them.
-      facts = commits.then((byPath) => lookUpFacts(repo, changes, byPath, withheld, lookups));
-      facts.catch(() => {}); // awaited before the first entry
-      const sizes = await recorded;
-      return splitPoint(changes, changes.map((c) => sizes.get(c.path) ?? 0), shortBase);
-    },
-  );
-  started.catch(() => {}); // awaited below; stopped if something fails first
+  const blobs = { reader, dir: review.blobs, shortBase: base.oid.slice(0, 7), taken: new Set<string>() };
+  const started = patches.diff;
   let summary: RoundSummary;
   let pinned: Promise<void> | null = null;
   try {
@@ -189,7 +207,7 @@ async function writeMaterialWith(
     pinned.catch(() => {}); // awaited before the commit
     writer.write(materialHead(repo, base, tree, round));
     diff = await started;
-    const known = await facts!;
+    const known = await patches.facts();
     if (diff.second === null) {
       await writeEntries(diff.first, known, blobs, writer, summary, () => false);
     } else {
