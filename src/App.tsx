@@ -116,11 +116,6 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
   const threadMap = useMemo(() => noteThreads(notes.notes, cards, material.generated), [notes.notes, cards, material.generated]);
   const threads = useMemo<Threads>(() => ({ threads: threadMap, titleOf: context.titleOf, onSelect: context.onSelect }), [threadMap]);
 
-  const openFile = (ref: string) => {
-    setCurrentFile(ref);
-    document.querySelector(`section.inv-file[data-ref="${CSS.escape(ref)}"]`)?.scrollIntoView({ block: 'start' });
-  };
-
   useKeyboard({
     nextCard: (step) => {
       if (mode === 'raw') return stepFile(step);
@@ -138,13 +133,14 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
   });
 
   function stepFile(step: number) {
-    const sections = [...document.querySelectorAll<HTMLElement>('section.inv-file')];
+    // Raw's blocks not mounted yet stand for their first file (FileBlock): Raw scrolls to it once mounted.
+    const sections = [...document.querySelectorAll<HTMLElement>('section.inv-file, [data-first-ref]')];
     if (!sections.length) return;
     const top = sections.findIndex((s) => s.getBoundingClientRect().top > 8);
     const at = top === -1 ? sections.length - 1 : step > 0 ? top : top - 2;
     const target = sections[Math.max(0, Math.min(sections.length - 1, at))]!;
     target.scrollIntoView({ block: 'start' });
-    setCurrentFile(target.dataset.ref ?? null);
+    setCurrentFile(target.dataset.ref ?? target.dataset.firstRef ?? null);
   }
 
   return (
@@ -175,7 +171,7 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
             selected={selected}
           />
         ) : (
-          <RawMode entries={entries} cards={cards} context={context} current={currentFile} onOpen={openFile} sinceLast={sinceLast} />
+          <RawMode entries={entries} cards={cards} context={context} current={currentFile} onOpen={setCurrentFile} sinceLast={sinceLast} />
         )}
         {help && <HelpOverlay onClose={() => setHelp(false)} />}
       </div>

@@ -2,12 +2,14 @@ import { startTransition, useCallback, useDeferredValue, useEffect, useLayoutEff
 import type { Card } from '../../schemas/cards';
 import type { MaterialEntry } from '../../schemas/material';
 import { FileDiff } from '../diff/FileDiff';
+import { estimateFilesHeight } from '../diff/estimate';
 import { holdFileInPlace } from '../diff/holdInPlace';
 import { whenScreenSettled } from '../diff/screenSettled';
 import { refreshNear } from '../diff/useNearViewport';
 import { fileTree, treeOrder } from '../model/file-tree';
 import type { SinceLastView } from '../state/useSinceLast';
 import type { CardContext } from './CardView';
+import { FileBlock } from './FileBlock';
 import { FileTree } from './FileTree';
 import { NotesElsewhere } from './NotesElsewhere';
 import { RoundSwitch, type RoundView } from './RoundSwitch';
@@ -52,51 +54,63 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
     return whenScreenSettled(main.current, () => startTransition(() => setTreeReady(true)));
   }, [listReady, treeReady]);
   const treeCurrent = useDeferredValue(current);
-  // A jump (a tree click, the keyboard) draws what it scrolled to before the next paint.
+  // A jump (a tree click, the keyboard) mounts the file's block, scrolls the file to the
+  // top, draws what it scrolled to before the next paint, and holds the file there while
+  // the files around it take their real heights.
+  const jumpTo = useCallback((ref: string) => {
+    const list = main.current;
+    const section = list?.querySelector(`section.inv-file[data-ref="${CSS.escape(ref)}"]`);
+    if (!list || !section) return;
+    section.scrollIntoView({ block: 'start' });
+    refreshNear(list);
+    holdFileInPlace(ref);
+  }, []);
   useLayoutEffect(() => {
-    if (current !== null && main.current) refreshNear(main.current);
-  }, [current]);
+    if (current !== null) jumpTo(current);
+  }, [current, jumpTo]);
   const latestOnOpen = useRef(onOpen);
   latestOnOpen.current = onOpen;
   const latestCurrent = useRef(current);
   latestCurrent.current = current;
-  const openFromTree = useCallback((entry: MaterialEntry) => {
-    // The same file again: `current` stays, so the effect above does not run.
-    const again = entry.ref === latestCurrent.current;
-    latestOnOpen.current(entry.ref);
-    if (again && main.current) refreshNear(main.current);
-    holdFileInPlace(entry.ref);
-  }, []);
+  const openFromTree = useCallback(
+    (entry: MaterialEntry) => {
+      // The same file again: `current` stays, so the effect above does not run.
+      if (entry.ref === latestCurrent.current) jumpTo(entry.ref);
+      else latestOnOpen.current(entry.ref);
+    },
+    [jumpTo],
+  );
   // The list of every file is built again only when what it shows changes, not when the
-  // current file does: a jump must not re-render two thousand files. Its files are laid out
-  // in blocks of FILES_PER_BLOCK: a change in one file lays out its block and the blocks,
-  // not two thousand sections (about 3 ms for each layout a jump forces, measured).
+  // current file does: a jump must not re-render two thousand files. Its files are cut
+  // into blocks (FileBlock) that mount when near.
   const { format, api, notes, isViewed, setViewed } = context;
-  const list = useMemo(() => {
+  const blocks = useMemo(() => {
     const view = since ? 'since' : 'whole';
-    const files = ordered.map((entry) => (
-      <FileDiff
-        key={entry.ref}
-        entry={entry}
-        format={format}
-        api={api}
-        notes={notes}
-        marks={marksByRef.get(entry.ref) ?? NO_MARKS}
-        viewed={isViewed(entry)}
-        onViewed={(on) => setViewed(entry, on)}
-        fileNote
-        sinceRound={since?.from}
-      />
-    ));
-    const blocks: React.ReactNode[] = [];
-    for (let at = 0; at < files.length; at += FILES_PER_BLOCK) {
-      blocks.push(
-        <div key={`${view}:${at}`} className="inv-files">
-          {files.slice(at, at + FILES_PER_BLOCK)}
-        </div>,
-      );
+    const cut: Array<{ key: string; first: string; refs: Set<string>; height: number; files: React.ReactNode[] }> = [];
+    for (let at = 0; at < ordered.length; at += FILES_PER_BLOCK) {
+      const entries = ordered.slice(at, at + FILES_PER_BLOCK);
+      cut.push({
+        key: `${view}:${at}`,
+        first: entries[0]!.ref,
+        refs: new Set(entries.map((e) => e.ref)),
+        height: estimateFilesHeight(entries, (e) => marksByRef.has(e.ref), true),
+        files: entries.map((entry) => (
+          <FileDiff
+            key={entry.ref}
+            entry={entry}
+            format={format}
+            api={api}
+            notes={notes}
+            marks={marksByRef.get(entry.ref) ?? NO_MARKS}
+            viewed={isViewed(entry)}
+            onViewed={(on) => setViewed(entry, on)}
+            fileNote
+            sinceRound={since?.from}
+          />
+        )),
+      });
     }
-    return blocks;
+    return cut;
   }, [ordered, since, format, api, notes, marksByRef, isViewed, setViewed]);
   return (
     <div className="inv-layout">
@@ -105,7 +119,12 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
         <RoundSwitch view={view} onView={setView} sinceLast={sinceLast} />
         <NotesElsewhere entries={entries} notes={context.notes} />
         {ordered.length === 0 && <p className="inv-empty">{since ? `Nothing changed since round ${since.from}.` : 'Nothing changed in this round.'}</p>}
-        {listReady && list}
+        {listReady &&
+          blocks.map((block) => (
+            <FileBlock key={block.key} height={block.height} first={block.first} pinned={current !== null && block.refs.has(current)}>
+              {block.files}
+            </FileBlock>
+          ))}
       </main>
     </div>
   );
@@ -113,5 +132,5 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
 
 const NO_MARKS: never[] = [];
 
-/** About the square root of the 2,000 files of a large round: the fewest sections laid out again. */
+/** About the square root of the 2,000 files of a large round: the fewest sections laid out again, and few mounted at once. */
 const FILES_PER_BLOCK = 50;

@@ -12,12 +12,9 @@ import type { NotesApi } from '../state/useNotes';
 import { ChunkedDiff } from './ChunkedDiff';
 import type { LineExtra } from './ChunkView';
 import type { DiffFormat } from './diff2html';
-import { estimateFileHeight } from './estimate';
+import { countLines, estimateFileHeight, startsOpen } from './estimate';
 import type { Side } from './rows';
 import { NEAR, useNearViewport } from './useNearViewport';
-
-/** Files this many diff lines long start folded, with their size shown. */
-export const HUGE_LINES = 3000;
 
 interface Props {
   entry: MaterialEntry;
@@ -45,7 +42,7 @@ export function FileDiff(props: Props) {
   const { entry, fileNote, marks } = props;
   const lineCount = useMemo(() => countLines(entry.diff), [entry.diff]);
   if (seen) return <SeenFile {...props} />;
-  const open = !(entry.generated === true || lineCount > HUGE_LINES) || marks.length > 0;
+  const open = startsOpen(entry, lineCount, marks.length > 0);
   return (
     <section
       ref={section}
@@ -59,7 +56,7 @@ export function FileDiff(props: Props) {
 
 function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote, sinceRound }: Props) {
   const lineCount = useMemo(() => countLines(entry.diff), [entry.diff]);
-  const [open, setOpen] = useState(() => !(entry.generated === true || lineCount > HUGE_LINES) || marks.length > 0);
+  const [open, setOpen] = useState(() => startsOpen(entry, lineCount, marks.length > 0));
   const [openLine, setOpenLine] = useState<string | null>(null);
   const focusLine = useRef<string | null>(null);
   const savedKeys = lineNoteKeys(notes, entry.ref);
@@ -195,13 +192,6 @@ function MarkNote({ text, cardId }: { text: string; cardId: string }) {
       <span className="inv-mark-text">{text}</span>
     </div>
   );
-}
-
-function countLines(diff: string | null): number {
-  if (!diff) return 0;
-  let n = 0;
-  for (let i = diff.indexOf('\n'); i !== -1; i = diff.indexOf('\n', i + 1)) n++;
-  return n;
 }
 
 export function formatBytes(bytes: number): string {

@@ -1,6 +1,17 @@
 import type { MaterialEntry } from '../../schemas/material';
 import { ROW_HEIGHT } from './rows';
 
+/** Files this many diff lines long start folded, with their size shown. */
+export const HUGE_LINES = 3000;
+
+/** The space between two files (`.inv-file`'s margin; the margins of adjacent files collapse). */
+const FILE_GAP = 14;
+
+/** Whether a file starts unfolded: all but generated or huge ones, unless a card marks a line in it. */
+export function startsOpen(entry: MaterialEntry, lineCount: number, marked: boolean): boolean {
+  return !(entry.generated === true || lineCount > HUGE_LINES) || marked;
+}
+
 /**
  * About how tall a file's section will be once drawn (header, body, note box), for a file
  * still far from view: it is laid out at this height, so the scrollbar and a jump to any
@@ -17,4 +28,22 @@ export function estimateFileHeight(entry: MaterialEntry, lineCount: number, open
   // Every diff line is one row in line-by-line (hunk headers included), at most that in side-by-side.
   else body = lineCount * ROW_HEIGHT;
   return frame + body;
+}
+
+/** About how tall a run of files far from view will be, gaps between them included. */
+export function estimateFilesHeight(entries: MaterialEntry[], marked: (entry: MaterialEntry) => boolean, fileNote: boolean): number {
+  let height = FILE_GAP * Math.max(0, entries.length - 1);
+  for (const entry of entries) {
+    const lineCount = countLines(entry.diff);
+    height += estimateFileHeight(entry, lineCount, startsOpen(entry, lineCount, marked(entry)), fileNote);
+  }
+  return height;
+}
+
+/** Lines of a diff (its newlines). */
+export function countLines(diff: string | null): number {
+  if (!diff) return 0;
+  let n = 0;
+  for (let i = diff.indexOf('\n'); i !== -1; i = diff.indexOf('\n', i + 1)) n++;
+  return n;
 }

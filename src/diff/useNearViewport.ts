@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useState, type RefObject } from 'react';
+import { useLayoutEffect, useState, type RefObject } from 'react';
 
 type Listener = (near: boolean) => void;
 const observers = new Map<string, { observer: IntersectionObserver; listeners: Map<Element, Listener> }>();
@@ -35,21 +35,21 @@ function verticalMargin(margin: string): number {
  * Whether the element is within `margin` of the viewport right now. Read once when an
  * element mounts, so what is already in view draws in the same frame instead of a frame
  * later, when the observer first reports. An element laid out with no size (inside a
- * folded parent, say) counts as far, and so does every element mounted after one found
- * below the viewport in the same batch (a page of 2,000 files measures a handful); the
- * observer corrects any of these a frame later.
+ * folded parent, say) counts as far, and so does every element after one found below the
+ * viewport in the same task (a page of 2,000 files measures a handful); the observer
+ * corrects any of these a frame later.
  */
 function nearNow(element: Element, margin: string): boolean {
-  // Elements mount in document order: once one is below the viewport, so is the rest of this batch.
-  if (pastBottom) return false;
+  if (below && below.compareDocumentPosition(element) & Node.DOCUMENT_POSITION_FOLLOWING) return false;
   const where = position(element, margin);
-  if (where === 'below') {
-    pastBottom = true;
-    queueMicrotask(() => (pastBottom = false));
+  if (where === 'below' && !below) {
+    below = element;
+    queueMicrotask(() => (below = null));
   }
   return where === 'near';
 }
-let pastBottom = false;
+/** The first element found below the viewport in this task: what follows it is below too. */
+let below: Element | null = null;
 
 function position(element: Element, margin: string): 'above' | 'near' | 'below' | 'unlaid' {
   const rect = element.getBoundingClientRect();
@@ -68,6 +68,8 @@ function position(element: Element, margin: string): 'above' | 'near' | 'below' 
  * bisection): a few blocks of files, not the 2,000 files of a large round.
  */
 export function refreshNear(list: Element): void {
+  // The viewport moved: what was below it earlier in this task may be in view now.
+  below = null;
   for (const [margin, { listeners }] of observers) {
     const around = childrenNear(list, verticalMargin(margin));
     if (!around.length) continue;
@@ -109,7 +111,8 @@ export function useNearViewport(ref: RefObject<Element | null>, margin = NEAR, {
     if (element && nearNow(element, margin)) setNear(true);
   }, [ref, margin]);
   const done = sticky && near;
-  useEffect(() => {
+  // Watched from the layout phase too, so a jump made in the same commit (refreshNear) sees it.
+  useLayoutEffect(() => {
     const element = ref.current;
     if (!element || done) return;
     return observe(element, margin, setNear);

@@ -57,11 +57,23 @@ describe('Raw mode on a round of many files', () => {
     expect(await texts(treeButton(page, other).locator('.inv-counts'))).toEqual(['+2 −2']);
   });
 
+  it('mounts each block of files as it comes near: scrolled to the end, the page holds every file of the round', async () => {
+    const { page } = await open('review-basic', { cards: 'none', prepare: manyFiles });
+    const sections = () => page.locator('main section.inv-file').count();
+    expect(await sections()).toBeLessThan(FILES);
+    for (let i = 0; i < 200 && (await page.locator('main [data-first-ref]').count()) > 0; i++) {
+      await page.mouse.wheel(0, 3000);
+      await page.waitForTimeout(30);
+    }
+    await eventually(sections).toBe(FILES + 7);
+  });
+
   it('steps with ] and [ from the last file of one block of files to the first of the next, and back', async () => {
     const { page } = await open('review-basic', { cards: 'none', prepare: manyFiles });
+    // The second block is mounted only once near (until then it names its first file).
     const [end, start] = await page.evaluate(() => {
-      const blocks = document.querySelectorAll('main .inv-files');
-      return [blocks[0]!.lastElementChild!.getAttribute('data-ref')!, blocks[1]!.firstElementChild!.getAttribute('data-ref')!];
+      const blocks = document.querySelectorAll<HTMLElement>('main .inv-files');
+      return [blocks[0]!.lastElementChild!.getAttribute('data-ref')!, blocks[1]!.dataset.firstRef ?? blocks[1]!.firstElementChild!.getAttribute('data-ref')!];
     });
     await treeButton(page, end).click();
     await eventually(() => selected(page)).toEqual([end]);
