@@ -8,9 +8,10 @@
  * warm-up of each, so drift in the machine's load hits all of them alike:
  * - git floor: `git diff --binary <base>` then `git status --porcelain`, the figure the
  *   target is set against;
- * - git pipeline (for context, not part of the ratio): the git commands alone that
- *   involut's capture and diff run (`add` into a temporary index, `write-tree`, one
- *   `diff --raw -p -z -M`), i.e. what the same job costs without Node;
+ * - git pipeline (for context, not part of the ratio): the same job by git alone (`add`
+ *   into a temporary index, `write-tree`, one `diff --raw -p -z -M`), i.e. what a capture
+ *   and its patches cost git without Node (involut stages plain files itself instead of
+ *   git add, see server/git/direct-add.ts);
  * - involut: `node dist/server/cli.js rounds --base <base> --quiet`.
  * Before every run `.review/`, the pinned `refs/involut/*` and every object earlier
  * captures stored (loose files, and packs other than the base's) are removed, so each
@@ -207,7 +208,7 @@ async function run(): Promise<void> {
     ['  git diff --binary <base>', fmtMs(med(floors.map((f) => f.diff.ms))), '', fmtMiB(med(floors.map((f) => f.diff.maxRssKiB))), ''],
     ['  git status --porcelain', fmtMs(med(floors.map((f) => f.status.ms))), '', fmtMiB(med(floors.map((f) => f.status.maxRssKiB))), ''],
     ['involut rounds', fmtMs(involutMs), span(involuts.map((s) => s.ms)), fmtMiB(involutRss), fmtMiB(involutTree)],
-    ['context: involut\'s git work alone', fmtMs(pipelineMs), span(pipelines.map((p) => p.total.ms)), fmtMiB(pipelineRss), fmtMiB(pipelineTree)],
+    ['context: the same job by git alone', fmtMs(pipelineMs), span(pipelines.map((p) => p.total.ms)), fmtMiB(pipelineRss), fmtMiB(pipelineTree)],
     ['  git add --all (temporary index)', fmtMs(med(pipelines.map((p) => p.add.ms))), '', fmtMiB(med(pipelines.map((p) => p.add.maxRssKiB))), ''],
     ['  git write-tree', fmtMs(med(pipelines.map((p) => p.writeTree.ms))), '', fmtMiB(med(pipelines.map((p) => p.writeTree.maxRssKiB))), ''],
     ['  git diff --raw -p -z -M <base> <tree>', fmtMs(med(pipelines.map((p) => p.diff.ms))), '', fmtMiB(med(pipelines.map((p) => p.diff.maxRssKiB))), ''],
@@ -224,7 +225,7 @@ async function run(): Promise<void> {
     '',
     ...table,
     '',
-    `ratio of medians involut/git floor: ${ratio.toFixed(2)}× (target ≤ ${TARGET}×, goal ${GOAL}×); involut/its git work alone: ${(involutMs / pipelineMs).toFixed(2)}×`,
+    `ratio of medians involut/git floor: ${ratio.toFixed(2)}× (target ≤ ${TARGET}×, goal ${GOAL}×); involut/the same job by git alone: ${(involutMs / pipelineMs).toFixed(2)}×`,
     `material.json: ${fmtMiB(materialBytes / 1024)} (${materialBytes.toLocaleString('en')} bytes), ${entries} entries (expected ${expectedEntries}), ` +
       `+${additions.toLocaleString('en')} lines (expected ${expectedAdditions.toLocaleString('en')}), ${binaries} binaries`,
     `machine: ${os.cpus().length} cores, load ${loadBefore} before, ${loadAfter} after; git ${git(['--version']).trim().replace('git version ', '')}, node ${process.version}`,
