@@ -1,7 +1,8 @@
 import type { GitEnv } from './git';
 import { readIndexFile, type IndexEntry } from './index-file';
 import type { Repo } from './repo';
-import { readAndHash, storeMissing, type FileJob } from './stage-files';
+import { gitShare, inSubtrees } from './git-share';
+import { readAndHash, storeMissing, type FileJob, type HashedFile } from './stage-files';
 
 /**
  * What `git add --all` does to a temporary index, with the hashing done by Involut: git
@@ -10,7 +11,8 @@ import { readAndHash, storeMissing, type FileJob } from './stage-files';
  * and git records the entries (`update-index --index-info`). git add runs the
  * collision-detecting SHA-1 over every file twice (for the blob, and again in its pack's
  * checksum): on the bench's 2,000 files it takes 0.3–0.45 s of a core, where OpenSSL's
- * SHA-1 and the rest of stage-files.ts take about 0.2 s.
+ * SHA-1 and the rest of stage-files.ts take about 0.2 s. In a big round, `git add --all`
+ * stages a quarter of it meanwhile (whole subtrees, see git-share.ts), on the other core.
  *
  * A file git would convert on its way in (a `filter`, `ident` or `working-tree-encoding`
  * attribute, or a carriage return that end-of-line settings may strip), anything that is
@@ -57,30 +59,78 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
     if (byGit.has(file) || file.endsWith('/') || (entry && entry.mode !== '100644' && entry.mode !== '100755')) byGit.add(file.replace(/\/$/, ''));
     else jobs.push({ path: file, indexed: entry?.oid ?? null });
   }
+  // In a big round, git stages a share of the files (whole subtrees) on the other core meanwhile.
+  const subtrees = gitShare(
+    jobs.map((job) => ({ path: job.path, weight: (entries.get(job.path)?.size ?? 0) + PER_FILE_BYTES })),
+    shareSettings,
+  );
+  let mine = jobs;
+  let gitsShare: Promise<boolean> | null = null;
+  if (subtrees) {
+    gitsShare = addByGit(repo, env, addConfig, subtrees).then(
+      () => true,
+      () => false, // a subtree git will not name (an ignored folder holding tracked files…): read here instead
+    );
+    const taken = new Set(subtrees);
+    mine = jobs.filter((job) => !inSubtrees(job.path, taken));
+  }
   const place = { root: repo.root, objectsDir: repo.objectsDir, env };
-  const hashed = readAndHash(place, jobs);
-  for (const file of hashed.leftToGit) byGit.add(file);
   const autocrlf = core.has('core.autocrlf') && gitBool(core.get('core.autocrlf')!) !== false;
-  const [attrs, stored] = await Promise.all([attributesOf, hashed.stored]);
-  const staged = hashed.files.filter((file) => {
-    const of = attrs.get(file.path);
-    const converted = CONVERTING.some((a) => isSet(of?.get(a))) || (file.content.includes(CR) && (autocrlf || EOL.some((a) => of?.get(a) !== 'unspecified')));
-    if (converted) byGit.add(file.path);
-    return !converted;
-  });
-  await storeMissing(place, staged, (file) => entries.get(file)?.oid ?? null, stored);
+  /** Reads, hashes and stores the jobs' files; the ones git must convert are left to it. */
+  const stage = async (jobs: FileJob[]) => {
+    const hashed = readAndHash(place, jobs);
+    for (const file of hashed.leftToGit) byGit.add(file);
+    const [attrs, stored] = await Promise.all([attributesOf, hashed.stored]);
+    const staged = hashed.files.filter((file) => {
+      const of = attrs.get(file.path);
+      const converted = CONVERTING.some((a) => isSet(of?.get(a))) || (file.content.includes(CR) && (autocrlf || EOL.some((a) => of?.get(a) !== 'unspecified')));
+      if (converted) byGit.add(file.path);
+      return !converted;
+    });
+    await storeMissing(place, staged, (file) => entries.get(file)?.oid ?? null, stored);
+    return { staged, gone: hashed.gone };
+  };
+  let staged: HashedFile[];
+  let gone: string[];
+  try {
+    ({ staged, gone } = await stage(mine));
+  } finally {
+    await gitsShare; // git holds the index's lock until it is done
+  }
+  if (gitsShare && (await gitsShare)) {
+    shareSettings.shared++;
+  } else if (gitsShare) {
+    const done = new Set(mine);
+    const more = await stage(jobs.filter((job) => !done.has(job)));
+    staged.push(...more.staged);
+    gone.push(...more.gone);
+  }
   // Git stages the rest into the same index, then every entry staged here is recorded.
-  if (byGit.size) await repo.git.runBytes(['--literal-pathspecs', 'add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], env, addConfig, nulList([...byGit]));
+  if (byGit.size) await addByGit(repo, env, addConfig, [...byGit]);
   const zero = '0'.repeat(40);
   const info = [
     ...staged.map((s) => `${s.mode} ${s.oid} 0\t${s.path}\0`),
-    ...hashed.gone.map((file) => `0 ${zero}\t${file}\0`),
+    ...gone.map((file) => `0 ${zero}\t${file}\0`),
     // `.review/` leaves the capture whatever .gitignore says, tracked or not.
     ...index.entries.filter((e) => isReview(e.path)).map((e) => `0 ${zero}\t${e.path}\0`),
   ];
   if (info.length) await repo.git.runBytes(['update-index', '-z', '--index-info'], env, [], Buffer.from(info.join('')));
   return new Map(staged.map((s) => [s.path, s.content.length]));
 }
+
+/** `git add --all` of the given paths (literally, read from stdin), into the temporary index. */
+function addByGit(repo: Repo, env: GitEnv, addConfig: string[], paths: string[]): Promise<Buffer> {
+  return repo.git.runBytes(['--literal-pathspecs', 'add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], env, addConfig, nulList(paths));
+}
+
+/**
+ * git's share of a big round (see `gitShare`): git add stores a file several times slower
+ * than Involut here, so it gets about a quarter. An object, so that tests can force either
+ * way and count the captures that were shared (`shared`).
+ */
+export const shareSettings = { fromBytes: 4 << 20, share: 0.25, maxSubtrees: 64, shared: 0 };
+/** What one more file costs beyond its bytes (open, stat, an index entry), in bytes. */
+const PER_FILE_BYTES = 4096;
 
 /** Attributes under which git changes a file's bytes as it stores them. */
 const CONVERTING = ['filter', 'ident', 'working-tree-encoding'];
