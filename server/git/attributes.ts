@@ -1,4 +1,3 @@
-import { exited } from './git';
 import type { Repo } from './repo';
 
 /** `linguist-generated` per path: true (set), false (explicitly unset), absent when unspecified. */
@@ -12,17 +11,11 @@ export async function generatedAttribute(repo: Repo, paths: string[]): Promise<M
  * paid while something else runs. `lookUp` must be called once (with no paths, it just ends git).
  */
 export function startGeneratedAttribute(repo: Repo): { lookUp: (paths: string[]) => Promise<Map<string, boolean>> } {
-  const child = repo.git.spawn(['check-attr', '-z', '--stdin', 'linguist-generated']);
-  const done = exited(child, 'git check-attr');
-  done.catch(() => {}); // awaited in lookUp()
+  const git = repo.git.start(['check-attr', '-z', '--stdin', 'linguist-generated']);
   return {
     lookUp: async (paths) => {
-      child.stdin.end(paths.map((p) => `${p}\0`).join(''));
-      const chunks: Buffer[] = [];
-      for await (const chunk of child.stdout as AsyncIterable<Buffer>) chunks.push(chunk);
-      await done;
       const result = new Map<string, boolean>();
-      const fields = Buffer.concat(chunks).toString('utf8').split('\0');
+      const fields = (await git.answer(Buffer.from(paths.map((p) => `${p}\0`).join('')))).toString('utf8').split('\0');
       for (let i = 0; i + 2 < fields.length; i += 3) {
         const value = fields[i + 2];
         if (value === 'set' || value === 'true') result.set(fields[i]!, true);

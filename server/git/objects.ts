@@ -14,15 +14,10 @@ export async function blobSizes(repo: Repo, oids: string[]): Promise<Map<string,
  */
 export function startBlobSizes(repo: Repo): { sizes: (oids: string[]) => Promise<Map<string, number>> } {
   // --buffer: answers come in a few large writes instead of one flush per object.
-  const child = repo.git.spawn(['cat-file', '--buffer', '--batch-check=%(objectname) %(objecttype) %(objectsize)']);
-  const done = exited(child, 'git cat-file');
-  done.catch(() => {}); // awaited in sizes()
+  const git = repo.git.start(['cat-file', '--buffer', '--batch-check=%(objectname) %(objecttype) %(objectsize)']);
   return {
     sizes: async (oids) => {
-      child.stdin.end(oids.length ? `${[...new Set(oids)].join('\n')}\n` : '');
-      let text = '';
-      for await (const chunk of child.stdout as AsyncIterable<Buffer>) text += chunk.toString('latin1');
-      await done;
+      const text = (await git.answer(Buffer.from(oids.length ? `${[...new Set(oids)].join('\n')}\n` : ''))).toString('latin1');
       const sizes = new Map<string, number>();
       for (const line of text.split('\n')) {
         const [oid, type, size] = line.split(' ');
