@@ -51,6 +51,13 @@ export class MaterialFile {
     this.write('"');
   }
 
+  /** Writes ASCII text over what was written at byte `at` (a stand-in of the same length). */
+  writeAt(at: number, text: string): void {
+    this.flush();
+    const bytes = Buffer.from(text, 'latin1');
+    for (let done = 0; done < bytes.length; ) done += writeSync(this.fd!, bytes, done, bytes.length - done, at + done);
+  }
+
   /** Appends the whole content of another file (a part written alongside this one). */
   append(other: string): void {
     this.flush();

@@ -196,16 +196,18 @@ async function writeMaterialWith(
   let diff: SplitDiff | null = null;
   const blobs = { reader, dir: review.blobs, shortBase: base.oid.slice(0, 7), taken: new Set<string>() };
   const started = patches.diff;
-  let summary: RoundSummary;
-  let pinned: Promise<void> | null = null;
+  const summary: RoundSummary = { round, base: base.oid, baseReason: base.reason, tree: '', materialFile: review.material, ...noEntries(), warnings };
+  // Pinned as soon as git has written the tree; material.json appears only once the ref is there.
+  const pinned = treeWritten.then((tree) => pinRound(repo, round, tree));
+  pinned.catch(() => {}); // awaited before the commit
   try {
-    // While git finds the changes and the facts are looked up: the tree, its round ref, the head.
-    const tree = await treeWritten;
-    summary = { round, base: base.oid, baseReason: base.reason, tree, materialFile: review.material, ...noEntries(), warnings };
-    // Pinned while the entries are written; material.json appears only once the ref is there.
-    pinned = pinRound(repo, round, tree);
-    pinned.catch(() => {}); // awaited before the commit
-    writer.write(materialHead(repo, base, tree, round));
+    // The entries do not wait for the tree: the head holds a stand-in of its length, written over at the end.
+    const standIn = '0'.repeat(repo.emptyTree.length);
+    const head = materialHead(repo, base, standIn, round);
+    const key = head.indexOf(`"tree": "${standIn}"`);
+    if (key === -1) throw new Error('material.json: the head has no tree to fill in');
+    const treeAt = Buffer.byteLength(head.slice(0, key + '"tree": "'.length));
+    writer.write(head);
     diff = await started;
     const known = await patches.facts();
     if (diff.second === null) {
@@ -230,10 +232,12 @@ async function writeMaterialWith(
       if (rest.files > 0) splitSettings.splits++;
     }
     writer.write(summary.files === 0 ? ']\n}\n' : '\n  ]\n}\n');
+    summary.tree = await treeWritten;
+    writer.writeAt(treeAt, summary.tree);
     await Promise.all([reader.close(), pinned]);
     writer.commit();
   } catch (error) {
-    await Promise.all([started.then((d) => d.stop(), () => {}), (pinned as Promise<void> | null)?.catch(() => {})]);
+    await Promise.all([started.then((d) => d.stop(), () => {}), pinned.catch(() => {})]);
     writer.abort();
     part?.abort();
     throw error;
