@@ -16,6 +16,19 @@ describe('a clean repository', () => {
   });
 });
 
+describe('a repository in a folder whose name is not ASCII', () => {
+  it("records the round's tree, the one pinned under its ref", async () => {
+    const repo = makeRepo({ dir: tempDir('involut-ünïcödé 漢字-') });
+    repo.write('a.txt', 'a\n');
+    repo.commit('initial');
+    repo.write('a.txt', 'changed\n');
+    const { material, summary } = await emit(repo.dir);
+    expect(material.source.root).toContain('ünïcödé 漢字');
+    expect(material.source.tree).toBe(repo.rev('refs/involut/rounds/1'));
+    expect(material.source.tree).toBe(summary.tree);
+  });
+});
+
 describe('a repository with no commits', () => {
   it('everything is added, against the empty tree, and base_reason says there are no commits', async () => {
     const repo = makeRepo();
