@@ -39,20 +39,18 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
     for (const card of cards) for (const mark of card.marks ?? []) map.set(mark.ref, [...(map.get(mark.ref) ?? []), { mark, cardId: card.id }]);
     return map;
   }, [cards]);
-  // Raw renders in stages, so what is on screen comes first. Its list of files renders in
-  // the background (React's deferred rendering): a page that shows Raw only until its cards
-  // arrive drops it unseen. The tree of every file, which costs more to draw than the files
-  // in view, renders once those are complete on screen (their images loaded; at most a
-  // second), and follows `current` in the background too: a jump scrolls the sticky tree's
+  // What is on screen comes first: the list mounts only its blocks near the viewport
+  // (FileBlock), and the tree of every file, which costs more to draw than the files in
+  // view, renders once those are complete on screen (their images loaded; at most a
+  // second). The tree follows `current` in the background too: a jump scrolls the sticky tree's
   // position, and a selection change inside it in the same frame makes the browser walk all
   // of its rows again before painting (30–90 ms measured), so the tree catches up a frame later.
-  const listReady = useDeferredValue(true, false);
   const [treeReady, setTreeReady] = useState(false);
   const main = useRef<HTMLElement>(null);
   useEffect(() => {
-    if (!listReady || treeReady) return;
+    if (treeReady) return;
     return whenScreenSettled(main.current, () => startTransition(() => setTreeReady(true)));
-  }, [listReady, treeReady]);
+  }, [treeReady]);
   const treeCurrent = useDeferredValue(current);
   // A jump (a tree click, the keyboard) mounts the file's block, scrolls the file to the
   // top, draws what it scrolled to before the next paint, and holds the file there while
@@ -84,6 +82,14 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
   // current file does: a jump must not re-render two thousand files. Its files are cut
   // into blocks (FileBlock) that mount when near.
   const { format, api, notes, isViewed, setViewed } = context;
+  // Measured apart from the files' elements: it reads every diff, and changes only with the list.
+  const heights = useMemo(() => {
+    const all: number[] = [];
+    for (let at = 0; at < ordered.length; at += FILES_PER_BLOCK) {
+      all.push(estimateFilesHeight(ordered.slice(at, at + FILES_PER_BLOCK), (e) => marksByRef.has(e.ref), true));
+    }
+    return all;
+  }, [ordered, marksByRef]);
   const blocks = useMemo(() => {
     const view = since ? 'since' : 'whole';
     const cut: Array<{ key: string; first: string; refs: Set<string>; height: number; files: React.ReactNode[] }> = [];
@@ -93,7 +99,7 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
         key: `${view}:${at}`,
         first: entries[0]!.ref,
         refs: new Set(entries.map((e) => e.ref)),
-        height: estimateFilesHeight(entries, (e) => marksByRef.has(e.ref), true),
+        height: heights[at / FILES_PER_BLOCK]!,
         files: entries.map((entry) => (
           <FileDiff
             key={entry.ref}
@@ -111,7 +117,7 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
       });
     }
     return cut;
-  }, [ordered, since, format, api, notes, marksByRef, isViewed, setViewed]);
+  }, [ordered, heights, since, format, api, notes, marksByRef, isViewed, setViewed]);
   return (
     <div className="inv-layout">
       {treeReady ? <FileTree tree={tree} onOpen={openFromTree} isViewed={isViewed} current={treeCurrent} /> : <nav className="inv-sidebar inv-tree" aria-label="Changed files" aria-busy="true" />}
@@ -119,8 +125,7 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
         <RoundSwitch view={view} onView={setView} sinceLast={sinceLast} />
         <NotesElsewhere entries={entries} notes={context.notes} />
         {ordered.length === 0 && <p className="inv-empty">{since ? `Nothing changed since round ${since.from}.` : 'Nothing changed in this round.'}</p>}
-        {listReady &&
-          blocks.map((block) => (
+        {blocks.map((block) => (
             <FileBlock key={block.key} height={block.height} first={block.first} pinned={current !== null && block.refs.has(current)}>
               {block.files}
             </FileBlock>
