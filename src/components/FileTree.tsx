@@ -1,6 +1,6 @@
-import { memo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import type { MaterialEntry } from '../../schemas/material';
-import type { TreeNode } from '../model/file-tree';
+import { treeRows, type TreeNode } from '../model/file-tree';
 
 interface Props {
   tree: TreeNode;
@@ -36,6 +36,7 @@ function within(node: TreeNode, current: string | null): string | null {
 
 const Node = memo(function TreeRow({ node, onOpen, isViewed, current }: { node: TreeNode } & Omit<Props, 'tree'>) {
   const [open, setOpen] = useState(true);
+  const rows = useMemo(() => treeRows(node), [node]);
   if (node.entry) {
     const entry = node.entry;
     return (
@@ -55,7 +56,7 @@ const Node = memo(function TreeRow({ node, onOpen, isViewed, current }: { node: 
     );
   }
   return (
-    <li role="treeitem" aria-expanded={open} aria-selected={false}>
+    <li role="treeitem" aria-expanded={open} aria-selected={false} className="inv-tree-group" style={{ '--rows': rows } as React.CSSProperties}>
       <button type="button" className="inv-tree-folder" onClick={() => setOpen(!open)}>
         {open ? '▾' : '▸'} {node.name}/
       </button>

@@ -63,3 +63,8 @@ export function treeOrder(node: TreeNode): MaterialEntry[] {
   if (node.entry) return [node.entry];
   return node.children.flatMap(treeOrder);
 }
+
+/** Rows the node takes in the tree with every folder open: its own, and each of its descendants'. */
+export function treeRows(node: TreeNode): number {
+  return 1 + node.children.reduce((n, child) => n + treeRows(child), 0);
+}

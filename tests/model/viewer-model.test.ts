@@ -5,7 +5,7 @@ import { budget } from '../../src/model/budget';
 import { continuations, coverage, coverageLine, groupByIntent } from '../../src/model/coverage';
 import { learn, startingDetail } from '../../src/model/detail';
 import { diffLines, findLine, lineAnchor } from '../../src/model/diff-lines';
-import { fileTree, treeOrder } from '../../src/model/file-tree';
+import { fileTree, treeOrder, treeRows } from '../../src/model/file-tree';
 import { placeMarks } from '../../src/model/marks';
 import { cardKey, fileKey, lineKey, parseNoteKey } from '../../src/model/note-keys';
 import { placeLineNote } from '../../src/model/line-notes';
@@ -162,6 +162,19 @@ describe('file tree', () => {
     expect(tree.additions).toBe(6);
     expect(tree.children[1]!.additions).toBe(5);
     expect(treeOrder(tree).map((e) => e.ref)).toEqual(['assets/hero.png', 'src/auth/session.ts', 'src/auth/token.ts', 'README.md']);
+    // A folder out of view is drawn as tall as its rows: its own and its descendants'.
+    expect(treeRows(tree.children[1]!)).toBe(3);
+    expect(treeRows(tree)).toBe(1 + 2 + 3 + 1);
+  });
+
+  it('sorts names as localeCompare does, and finds each folder once however many files it holds', () => {
+    const refs = ['b/Z.ts', 'b/a.ts', 'a/x.ts', 'b/é.ts', 'b/e.ts', 'a/y/1.ts', 'a/y/2.ts'];
+    const tree = fileTree(refs.map((ref) => entry(ref)));
+    expect(treeOrder(tree).map((e) => e.ref)).toEqual(['a/y/1.ts', 'a/y/2.ts', 'a/x.ts', 'b/a.ts', 'b/e.ts', 'b/é.ts', 'b/Z.ts']);
+    expect(tree.children.map((c) => [c.name, c.files])).toEqual([
+      ['a', 3],
+      ['b', 4],
+    ]);
   });
 });
 
