@@ -1,4 +1,4 @@
-import { startTransition, useCallback, useDeferredValue, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Card } from '../../schemas/cards';
 import type { MaterialEntry } from '../../schemas/material';
 import { FileDiff } from '../diff/FileDiff';
@@ -42,16 +42,13 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
   // What is on screen comes first: the list mounts only its blocks near the viewport
   // (FileBlock), and the tree of every file, which costs more to draw than the files in
   // view, renders once those are complete on screen (their images loaded; at most a
-  // second). The tree follows `current` in the background too: a jump scrolls the sticky tree's
-  // position, and a selection change inside it in the same frame makes the browser walk all
-  // of its rows again before painting (30–90 ms measured), so the tree catches up a frame later.
+  // second).
   const [treeReady, setTreeReady] = useState(false);
   const main = useRef<HTMLElement>(null);
   useEffect(() => {
     if (treeReady) return;
     return whenScreenSettled(main.current, () => startTransition(() => setTreeReady(true)));
   }, [treeReady]);
-  const treeCurrent = useDeferredValue(current);
   // A jump (a tree click, the keyboard) mounts the file's block, scrolls the file to the
   // top, draws what it scrolled to before the next paint, and holds the file there while
   // the files around it take their real heights.
@@ -120,7 +117,7 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
   }, [ordered, heights, since, format, api, notes, marksByRef, isViewed, setViewed]);
   return (
     <div className="inv-layout">
-      {treeReady ? <FileTree tree={tree} onOpen={openFromTree} isViewed={isViewed} current={treeCurrent} /> : <nav className="inv-sidebar inv-tree" aria-label="Changed files" aria-busy="true" />}
+      {treeReady ? <FileTree tree={tree} onOpen={openFromTree} isViewed={isViewed} current={current} /> : <nav className="inv-sidebar inv-tree" aria-label="Changed files" aria-busy="true" />}
       <main ref={main} className="inv-main inv-raw" aria-label={since ? `Changed since round ${since.from}` : 'Every changed file'}>
         <RoundSwitch view={view} onView={setView} sinceLast={sinceLast} />
         <NotesElsewhere entries={entries} notes={context.notes} />
