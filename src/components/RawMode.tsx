@@ -79,24 +79,20 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
   // current file does: a jump must not re-render two thousand files. Its files are cut
   // into blocks (FileBlock) that mount when near.
   const { format, api, notes, isViewed, setViewed } = context;
-  // Measured apart from the files' elements: it reads every diff, and changes only with the list.
-  const heights = useMemo(() => {
-    const all: number[] = [];
-    for (let at = 0; at < ordered.length; at += FILES_PER_BLOCK) {
-      all.push(estimateFilesHeight(ordered.slice(at, at + FILES_PER_BLOCK), (e) => marksByRef.has(e.ref), true));
-    }
+  const slices = useMemo(() => {
+    const all: MaterialEntry[][] = [];
+    for (let at = 0; at < ordered.length; at += FILES_PER_BLOCK) all.push(ordered.slice(at, at + FILES_PER_BLOCK));
     return all;
-  }, [ordered, marksByRef]);
-  const blocks = useMemo(() => {
-    const view = since ? 'since' : 'whole';
-    const cut: Array<{ key: string; first: string; refs: Set<string>; height: number; files: React.ReactNode[] }> = [];
-    for (let at = 0; at < ordered.length; at += FILES_PER_BLOCK) {
-      const entries = ordered.slice(at, at + FILES_PER_BLOCK);
-      cut.push({
-        key: `${view}:${at}`,
+  }, [ordered]);
+  // Measured apart from the files' elements: it reads every diff, and changes only with the list.
+  const heights = useMemo(() => slices.map((entries) => estimateFilesHeight(entries, (e) => marksByRef.has(e.ref), true)), [slices, marksByRef]);
+  const blocks = useMemo(
+    () =>
+      slices.map((entries, i) => ({
+        key: `${since ? 'since' : 'whole'}:${i}`,
         first: entries[0]!.ref,
         refs: new Set(entries.map((e) => e.ref)),
-        height: heights[at / FILES_PER_BLOCK]!,
+        height: heights[i]!,
         files: entries.map((entry) => (
           <FileDiff
             key={entry.ref}
@@ -111,10 +107,9 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
             sinceRound={since?.from}
           />
         )),
-      });
-    }
-    return cut;
-  }, [ordered, heights, since, format, api, notes, marksByRef, isViewed, setViewed]);
+      })),
+    [slices, heights, since, format, api, notes, marksByRef, isViewed, setViewed],
+  );
   return (
     <div className="inv-layout">
       {treeReady ? <FileTree tree={tree} onOpen={openFromTree} isViewed={isViewed} current={current} /> : <nav className="inv-sidebar inv-tree" aria-label="Changed files" aria-busy="true" />}
@@ -123,10 +118,10 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
         <NotesElsewhere entries={entries} notes={context.notes} />
         {ordered.length === 0 && <p className="inv-empty">{since ? `Nothing changed since round ${since.from}.` : 'Nothing changed in this round.'}</p>}
         {blocks.map((block) => (
-            <FileBlock key={block.key} height={block.height} first={block.first} pinned={current !== null && block.refs.has(current)}>
-              {block.files}
-            </FileBlock>
-          ))}
+          <FileBlock key={block.key} height={block.height} first={block.first} pinned={current !== null && block.refs.has(current)}>
+            {block.files}
+          </FileBlock>
+        ))}
       </main>
     </div>
   );
