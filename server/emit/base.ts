@@ -57,14 +57,16 @@ export async function resolveBase(
   return { oid: mergeBase, commit: mergeBase, reason: `merge-base of ${on} with ${defaultBranch.ref}` };
 }
 
+/** `--base REF`: its commit when it names one, else its tree; both asked of one git. */
 async function explicitBase(repo: Repo, ref: string): Promise<Base> {
-  const bad = ref.startsWith('-') || ref.trim() === '';
-  const tree = bad ? null : await repo.git.tryRun(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{tree}`]);
-  if (!tree?.trim()) {
+  const bad = ref.startsWith('-') || ref.trim() === '' || /[\n\0]/.test(ref);
+  const questions = Buffer.from(`${ref}^{commit}\n${ref}^{tree}\n`);
+  const answer = bad ? null : await repo.git.runBytes(['cat-file', '--batch-check=%(objectname) %(objecttype)'], {}, [], questions).then(String, () => null);
+  const [commit, tree] = (answer ?? '').split('\n').map((line) => /^([0-9a-f]{40,64}) (commit|tree)$/.exec(line)?.[1] ?? null);
+  if (!tree) {
     throw new InvolutError('unknown-base', `Unknown base ref '${ref}': git cannot resolve it to a commit or tree; pass a branch, tag or commit id.`);
   }
-  const commit = (await repo.git.tryRun(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]))?.trim() || null;
-  return { oid: commit ?? tree.trim(), commit, reason: `--base ${ref}` };
+  return { oid: commit ?? tree, commit: commit ?? null, reason: `--base ${ref}` };
 }
 
 /** The default branch: origin/HEAD's target, else a local main or master, else origin/main or origin/master. */

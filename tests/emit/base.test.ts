@@ -70,6 +70,13 @@ describe('a feature branch: base is the merge-base with main, commits by file', 
     expect(refs(m)).toEqual(['d/c.txt', 'e.txt']);
     expect(entryOf(m, 'd/c.txt').commits).toEqual(['refactor: move c']);
   });
+
+  it('--base takes a tree id too', async () => {
+    const tree = repo.git(['rev-parse', 'feature~1^{tree}']).trim();
+    const { material: m } = await emit(repo.dir, { ref: tree });
+    expect(m.source).toMatchObject({ base: tree, base_reason: `--base ${tree}` });
+    expect(refs(m)).toEqual(['d/c.txt', 'e.txt']);
+  });
 });
 
 describe('on the default branch', () => {
