@@ -115,6 +115,11 @@ class PatchStream {
     await this.done;
   }
 
+  /** How far git's output is read ahead of the patches taken (see READ_AHEAD_BYTES). */
+  readAhead(bytes: number): void {
+    this.chunks.limit = bytes;
+  }
+
   /** Ends git early (what it still prints is not wanted), or after a failure. */
   stop(): void {
     if (this.stopped) return;
@@ -131,6 +136,8 @@ class PatchStream {
  * would hold more memory, which makes every later spawn slower (fork copies page tables).
  */
 const READ_AHEAD_BYTES = 4 << 20;
+/** …and of the whole diff once a second git makes the second part's patches. */
+const SPLIT_READ_AHEAD_BYTES = 256 << 10;
 
 /** Pulls a stream's chunks as they come, holding at most about `limit` bytes not yet taken. */
 class ReadAhead {
@@ -143,7 +150,8 @@ class ReadAhead {
 
   constructor(
     stream: AsyncIterable<Buffer>,
-    private readonly limit: number,
+    /** Bytes held before pulling more; may change while reading. */
+    public limit: number,
   ) {
     void this.pump(stream[Symbol.asyncIterator]());
   }
@@ -270,6 +278,9 @@ export async function splitDiff(
     if (at === null) {
       return { changes, first: readAll(whole, changes), second: null, stop };
     }
+    // The whole diff is read only up to `at` now: what it makes past that, the second git
+    // makes too, so little is read ahead (a full read-ahead was ~3 MB of patches made twice).
+    whole.readAhead(SPLIT_READ_AHEAD_BYTES);
     const second = diff(secondPathspecs(changes, at));
     part = second;
     const verified = second.header().then(
@@ -284,6 +295,7 @@ export async function splitDiff(
         return;
       }
       second.stop();
+      whole.readAhead(READ_AHEAD_BYTES);
       yield* whole.files(changes.slice(at));
       await whole.finish();
     };
