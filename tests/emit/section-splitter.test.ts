@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SectionSplitter } from '../../server/git/diff';
+import { SectionSplitter } from '../../server/git/patch-stream';
 
 /** A patch stream of `n` files, some long enough to span many chunks. */
 function patchStream(n: number): { stream: Buffer; sections: string[] } {

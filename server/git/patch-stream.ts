@@ -1,0 +1,291 @@
+import { exited } from './git';
+import type { FileDiff, RawChange } from './diff';
+import type { Repo } from './repo';
+
+const RAW_END = Buffer.from('\0\0');
+const SECTION_START = Buffer.from('\ndiff --git ');
+
+type DiffChild = ReturnType<Repo['git']['spawn']>;
+
+/**
+ * One running `git diff --raw -p -z`: its raw records first (the change list, known
+ * before any patch), then the patch of each change in the same order, cut into files
+ * as they arrive, holding at most one file's patch in memory.
+ */
+export class PatchStream {
+  private readonly chunks: ReadAhead;
+  private readonly splitter = new SectionSplitter();
+  private readonly pending: Buffer[] = [];
+  private ended = false;
+  private stopped = false;
+  readonly done: Promise<void>;
+
+  constructor(private readonly child: DiffChild) {
+    this.done = exited(child, 'git diff');
+    this.done.catch(() => {}); // awaited by whoever reads to the end; a stopped diff's exit does not matter
+    child.stdin.end();
+    this.chunks = new ReadAhead(child.stdout as AsyncIterable<Buffer>, READ_AHEAD_BYTES);
+  }
+
+  /** The raw records (each as its exact text, for comparing two diffs) and the changes they describe. */
+  async header(): Promise<{ records: string[]; changes: RawChange[] }> {
+    const parts: Buffer[] = [];
+    let size = 0;
+    for (;;) {
+      const chunk = await this.chunks.next();
+      if (chunk === null) {
+        // No separator: either nothing changed, or only raw records came (no patch at all).
+        this.ended = true;
+        return parseRawRecords(Buffer.concat(parts, size));
+      }
+      // The separator may straddle two chunks: look from one byte before this chunk.
+      const from = size > 0 ? -1 : 0;
+      const view = from === -1 ? Buffer.concat([parts[parts.length - 1]!.subarray(-1), chunk]) : chunk;
+      const at = view.indexOf(RAW_END);
+      if (at === -1) {
+        parts.push(chunk);
+        size += chunk.length;
+        continue;
+      }
+      const cut = at + from; // offset in chunk where the separator starts (-1: in the previous chunk)
+      const raw = Buffer.concat([...parts, chunk.subarray(0, Math.max(cut, 0))]);
+      const header = parseRawRecords(cut === -1 ? raw.subarray(0, raw.length - 1) : raw);
+      this.pending.push(...this.splitter.push(chunk.subarray(cut + 2)));
+      return header;
+    }
+  }
+
+  /**
+   * Yields the files of `changes[0..count)`, whose patches come next in the stream.
+   * A type change prints two sections (a deletion, then a creation) for one raw record.
+   */
+  async *files(changes: RawChange[], count = changes.length): AsyncGenerator<FileDiff> {
+    let next = 0;
+    while (next < count) {
+      const change = changes[next]!;
+      const need = change.status === 'T' ? 2 : 1;
+      if (this.pending.length >= need) {
+        yield toFileDiff(change, this.pending.splice(0, need));
+        next++;
+        continue;
+      }
+      if (this.ended) break;
+      const chunk = await this.chunks.next();
+      if (chunk === null) {
+        this.ended = true;
+        this.pending.push(...this.splitter.end());
+      } else {
+        this.pending.push(...this.splitter.push(chunk));
+      }
+    }
+    if (next < count) {
+      await this.done;
+      throw new Error(`git diff printed patches for ${next} of ${count} changed files`);
+    }
+  }
+
+  /** Reads to the end (every patch was taken) and waits for git to exit 0. */
+  async finish(): Promise<void> {
+    while (!this.ended) {
+      if ((await this.chunks.next()) === null) this.ended = true;
+    }
+    await this.done;
+  }
+
+  /** How far git's output is read ahead of the patches taken (see READ_AHEAD_BYTES). */
+  readAhead(bytes: number): void {
+    this.chunks.limit = bytes;
+  }
+
+  /** Ends git early (what it still prints is not wanted), or after a failure. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.child.stdout.destroy();
+    this.child.kill();
+  }
+}
+
+/**
+ * How far a diff's output is read ahead of the entries being built: git keeps making
+ * patches while the first entry waits for its facts (sizes, attributes) and while the
+ * other half's entries are written, instead of stopping at a full pipe (64 KiB). More
+ * would hold more memory, which makes every later spawn slower (fork copies page tables).
+ */
+export const READ_AHEAD_BYTES = 4 << 20;
+/** …and of the whole diff once a second git makes the second part's patches. */
+export const SPLIT_READ_AHEAD_BYTES = 256 << 10;
+
+/** Pulls a stream's chunks as they come, holding at most about `limit` bytes not yet taken. */
+class ReadAhead {
+  private readonly queue: Buffer[] = [];
+  private queued = 0;
+  private ended = false;
+  private error: unknown = null;
+  private wake: (() => void) | null = null;
+  private room: (() => void) | null = null;
+
+  constructor(
+    stream: AsyncIterable<Buffer>,
+    /** Bytes held before pulling more; may change while reading. */
+    public limit: number,
+  ) {
+    void this.pump(stream[Symbol.asyncIterator]());
+  }
+
+  /** The next chunk, or null at the end of the stream (a read error is thrown here). */
+  async next(): Promise<Buffer | null> {
+    while (this.queue.length === 0) {
+      if (this.ended) {
+        if (this.error !== null) throw this.error;
+        return null;
+      }
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+    const chunk = this.queue.shift()!;
+    this.queued -= chunk.length;
+    if (this.room !== null && this.queued < this.limit) {
+      this.room();
+      this.room = null;
+    }
+    return chunk;
+  }
+
+  private async pump(chunks: AsyncIterator<Buffer>): Promise<void> {
+    try {
+      for (;;) {
+        if (this.queued >= this.limit) await new Promise<void>((resolve) => (this.room = resolve));
+        const next = await chunks.next();
+        if (next.done) break;
+        this.queue.push(next.value);
+        this.queued += next.value.length;
+        this.wakeUp();
+      }
+    } catch (error) {
+      this.error = error;
+    }
+    this.ended = true;
+    this.wakeUp();
+  }
+
+  private wakeUp(): void {
+    this.wake?.();
+    this.wake = null;
+  }
+}
+
+/** The changes of `--raw -z` output, and each record's exact text (status score and paths included). */
+export function parseRawRecords(raw: Buffer): { records: string[]; changes: RawChange[] } {
+  const fields = raw.toString('utf8').split('\0');
+  const changes: RawChange[] = [];
+  const records: string[] = [];
+  for (let i = 0; i < fields.length; ) {
+    const meta = fields[i++]!;
+    if (!meta.startsWith(':')) continue;
+    const [oldMode, newMode, oldOid, newOid, score] = meta.slice(1).split(' ') as [string, string, string, string, string];
+    const letter = score[0] as RawChange['status'] | 'C';
+    if (letter === 'R' || letter === 'C') {
+      const from = fields[i++]!;
+      const path = fields[i++]!;
+      changes.push({ status: letter === 'R' ? 'R' : 'A', oldMode, newMode, oldOid, newOid, path, from });
+      records.push(`${meta}\0${from}\0${path}`);
+    } else {
+      const path = fields[i++]!;
+      changes.push({ status: letter, oldMode, newMode, oldOid, newOid, path });
+      records.push(`${meta}\0${path}`);
+    }
+  }
+  return { records, changes };
+}
+
+function toFileDiff(change: RawChange, sections: Buffer[]): FileDiff {
+  let binary = false;
+  const hunks: Buffer[] = [];
+  for (const section of sections) {
+    const at = hunkStart(section);
+    const header = at === -1 ? section : section.subarray(0, at);
+    if (header.includes('\nBinary files ')) binary = true;
+    if (at !== -1) hunks.push(section.subarray(at));
+  }
+  return { change, binary, hunks: hunks.length === 1 ? hunks[0]! : Buffer.concat(hunks) };
+}
+
+/** Offset of the first `@@ -` line of a section, or -1. */
+function hunkStart(section: Buffer): number {
+  if (section.subarray(0, 4).toString() === '@@ -') return 0;
+  const at = section.indexOf('\n@@ -');
+  return at === -1 ? -1 : at + 1;
+}
+
+/**
+ * Cuts a patch stream into per-file sections at each `diff --git` line, without
+ * copying the stream more than once, even when a marker straddles two chunks.
+ */
+export class SectionSplitter {
+  private parts: Buffer[] = [];
+  private size = 0;
+
+  push(chunk: Buffer): Buffer[] {
+    if (chunk.length === 0) return [];
+    const cuts: number[] = [];
+    // A marker that starts in the bytes already held and ends in this chunk: looked for in a
+    // small window across the boundary, so the chunk itself is never copied for the search.
+    const keep = Math.min(this.size, SECTION_START.length - 1);
+    if (keep > 0) {
+      const window = Buffer.concat([this.lastBytes(keep), chunk.subarray(0, SECTION_START.length - 1)]);
+      const m = window.indexOf(SECTION_START);
+      if (m !== -1 && m < keep) cuts.push(this.size - keep + m + 1);
+    }
+    for (let m = chunk.indexOf(SECTION_START); m !== -1; m = chunk.indexOf(SECTION_START, m + 1)) {
+      cuts.push(this.size + m + 1);
+    }
+    this.parts.push(chunk);
+    this.size += chunk.length;
+    const sections: Buffer[] = [];
+    let taken = 0;
+    for (const cut of cuts) {
+      sections.push(this.take(cut - taken));
+      taken = cut;
+    }
+    return sections;
+  }
+
+  end(): Buffer[] {
+    if (this.size === 0) return [];
+    return [this.take(this.size)];
+  }
+
+  /** The first n bytes held, as one buffer: a view when they lie in one chunk, else a copy of just them. */
+  private take(n: number): Buffer {
+    const first = this.parts[0]!;
+    this.size -= n;
+    if (first.length >= n) {
+      if (first.length > n) this.parts[0] = first.subarray(n);
+      else this.parts.shift();
+      return first.subarray(0, n);
+    }
+    const taken = Buffer.allocUnsafe(n);
+    let copied = 0;
+    let used = 0; // parts taken whole, dropped at once (one shift each would be quadratic in tiny chunks)
+    while (copied < n) {
+      const part = this.parts[used]!;
+      const want = Math.min(part.length, n - copied);
+      part.copy(taken, copied, 0, want);
+      copied += want;
+      if (want < part.length) this.parts[used] = part.subarray(want);
+      else used++;
+    }
+    this.parts.splice(0, used);
+    return taken;
+  }
+
+  private lastBytes(n: number): Buffer {
+    const last = this.parts[this.parts.length - 1]!;
+    if (last.length >= n) return last.subarray(last.length - n);
+    // Only the few parts that hold the last n bytes are joined.
+    let first = this.parts.length - 1;
+    for (let held = last.length; held < n && first > 0; ) held += this.parts[--first]!.length;
+    const tail = Buffer.concat(this.parts.slice(first));
+    return tail.subarray(tail.length - n);
+  }
+}
