@@ -66,6 +66,37 @@ export function measure(argv: string[], options: RunOptions): Promise<Sample> {
 
 const PAGE_KIB = 4;
 
+/** One process as /proc/<pid>/stat shows it: its command name and the fields after it (0: state, 1: parent…). */
+export interface ProcessStat {
+  pid: number;
+  comm: string;
+  fields: string[];
+}
+
+/** Every process on the machine now, and whether one descends from another (through at most 64 parents). */
+export function processes(): { list: ProcessStat[]; descends: (pid: number, root: number) => boolean } {
+  const list: ProcessStat[] = [];
+  const parents = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      const close = stat.lastIndexOf(')');
+      const fields = stat.slice(close + 2).split(' ');
+      list.push({ pid, comm: stat.slice(stat.indexOf('(') + 1, close), fields });
+      parents.set(pid, Number(fields[1]));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const descends = (pid: number, root: number) => {
+    for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parents.get(p), hops++) if (p === root) return true;
+    return false;
+  };
+  return { list, descends };
+}
+
 /**
  * Polls /proc for every descendant of `root` and keeps the largest sum of their
  * resident sets. Sampling can miss a short spike, so it is a lower bound, but it
@@ -74,28 +105,9 @@ const PAGE_KIB = 4;
 function treeSampler(root: number): { stop: () => number } {
   let peak = 0;
   const tick = () => {
-    const parents = new Map<number, number>();
-    const rss = new Map<number, number>();
-    for (const name of readdirSync('/proc')) {
-      const pid = Number(name);
-      if (!Number.isInteger(pid)) continue;
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        parents.set(pid, Number(fields[1]));
-        rss.set(pid, Number(fields[21]) * PAGE_KIB);
-      } catch {
-        // the process ended meanwhile
-      }
-    }
-    const inTree = (pid: number): boolean => {
-      for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parents.get(p), hops++) {
-        if (p === root) return true;
-      }
-      return false;
-    };
+    const { list, descends } = processes();
     let sum = 0;
-    for (const [pid, kib] of rss) if (inTree(pid)) sum += kib;
+    for (const { pid, fields } of list) if (descends(pid, root)) sum += Number(fields[21]) * PAGE_KIB;
     peak = Math.max(peak, sum);
   };
   const timer = setInterval(tick, 5);

@@ -31,11 +31,11 @@
  * peaks are the largest of any run.
  */
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
-import { loadavg, median } from './measure';
+import { loadavg, median, processes } from './measure';
 import { resetRepo, type SynthRepo } from './synth-repo';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -184,15 +184,11 @@ export async function serve(repoDir: string, home: string): Promise<Served> {
 
 /** The page's renderer: the largest Chromium renderer this process started (one page at a time here). */
 function pageRenderer(): { rssKiB: number; anonKiB: number } | null {
-  const parents = new Map<number, number>();
+  const { list, descends } = processes();
   const renderers: Array<{ pid: number; rssKiB: number; anonKiB: number }> = [];
-  for (const name of readdirSync('/proc')) {
-    const pid = Number(name);
-    if (!Number.isInteger(pid)) continue;
+  for (const { pid, comm } of list) {
+    if (!isChromium(comm) || !descends(pid, process.pid)) continue;
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-      parents.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-      if (!stat.includes('(chromium') && !stat.includes('(chrome')) continue;
       if (!readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('--type=renderer')) continue;
       const status = readFileSync(`/proc/${pid}/status`, 'latin1');
       const kib = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
@@ -201,12 +197,10 @@ function pageRenderer(): { rssKiB: number; anonKiB: number } | null {
       // gone meanwhile
     }
   }
-  const mine = (pid: number) => {
-    for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parents.get(p), hops++) if (p === process.pid) return true;
-    return false;
-  };
-  return renderers.filter((r) => mine(r.pid)).sort((a, b) => b.rssKiB - a.rssKiB)[0] ?? null;
+  return renderers.sort((a, b) => b.rssKiB - a.rssKiB)[0] ?? null;
 }
+
+const isChromium = (comm: string) => comm.startsWith('chromium') || comm.startsWith('chrome');
 
 /**
  * Samples the page's renderer every 100 ms: its peak resident set, and the private
@@ -318,25 +312,10 @@ export async function newPage(browser: Browser): Promise<{ page: Page; close: ()
 
 /** CPU time (ms) used so far by this process's Chromium processes. */
 function chromiumCpuMs(): number {
-  const parents = new Map<number, number>();
-  const cpu = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    const pid = Number(name);
-    if (!Number.isInteger(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      parents.set(pid, Number(fields[1]));
-      if (stat.includes('(chromium') || stat.includes('(chrome')) cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const mine = (pid: number) => {
-    for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parents.get(p), hops++) if (p === process.pid) return true;
-    return false;
-  };
-  return [...cpu.entries()].filter(([pid]) => mine(pid)).reduce((n, [, ms]) => n + ms, 0);
+  const { list, descends } = processes();
+  let ms = 0;
+  for (const { pid, comm, fields } of list) if (isChromium(comm) && descends(pid, process.pid)) ms += (Number(fields[11]) + Number(fields[12])) * 10;
+  return ms;
 }
 
 /**
