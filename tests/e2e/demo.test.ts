@@ -5,7 +5,6 @@
  * card claims, and no page error; screenshots of the overview and of each drawing, light
  * and dark, go to tests/e2e/screenshots/demo-*.png. SIGTERM must remove the demo folder.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +12,8 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Cards } from '../../schemas/cards';
 import { Material } from '../../schemas/material';
-import { CLI, FIXTURES, SCREENSHOTS, eventually } from '../helpers/browser';
+import { CHROMIUM, CLI, FIXTURES, LAUNCH_ARGS, SCREENSHOTS, eventually } from '../helpers/browser';
+import { startCli, type LiveServer } from '../helpers/server';
 
 const CARDS = Cards.parse(JSON.parse(readFileSync(path.join(FIXTURES, 'demo-repo', 'cards.json'), 'utf8')));
 const card = (id: string) => CARDS.cards.find((c) => c.id === id)!;
@@ -29,11 +29,9 @@ const temp = (prefix: string) => {
   return dir;
 };
 
-let child: ChildProcessWithoutNullStreams;
-let exited: Promise<void>;
+let demo: LiveServer | undefined;
 let url = '';
 let tmpdir = '';
-let stderr = '';
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 const errors: string[] = [];
@@ -47,26 +45,9 @@ beforeAll(async () => {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
   Object.assign(env, { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), INVOLUT_STATE_DIR: path.join(home, 'state'), GIT_CONFIG_NOSYSTEM: '1', TMPDIR: tmpdir });
-  child = spawn(process.execPath, [CLI, 'demo', '--no-open', '--port', '0'], { env });
-  exited = new Promise((resolve) => child.once('exit', () => resolve()));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`the demo printed no URL within 60 s: ${stderr}`)), 60_000);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      if (out.includes('\n')) {
-        clearTimeout(timer);
-        resolve(out.split('\n', 1)[0]!.trim());
-      }
-    });
-    void exited.then(() => reject(new Error(`the demo exited before printing its URL: ${stderr}`)));
-  });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  demo = await startCli(['demo', '--no-open', '--port', '0'], env);
+  url = demo.url;
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
 }, 90_000);
 
 afterEach(async () => {
@@ -76,8 +57,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-  await exited;
+  await demo?.stop();
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -138,7 +118,8 @@ async function shoot(element: Locator, name: string): Promise<void> {
 describe('involut demo', () => {
   it('prints the viewer URL first, then what it built', async () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]+$/);
-    await eventually(() => stderr).toContain('Serving the review of');
+    await eventually(demo!.stderr).toContain('Serving the review of');
+    const stderr = demo!.stderr();
     expect(stderr).toContain('Involut demo: Dungeon Dash');
     expect(stderr).toMatch(/files\s+18: 8 added, 7 modified, 2 deleted, 1 renamed/);
     expect(stderr).toContain(`unclaimed ${UNCLAIMED}`);
@@ -247,10 +228,8 @@ describe('involut demo', () => {
   it('removes its folder when SIGTERM stops it', async () => {
     const before = readdirSync(tmpdir).filter((name) => name.startsWith('involut-demo-'));
     expect(before).toHaveLength(1);
-    child.kill('SIGTERM');
-    await exited;
-    expect(child.exitCode).toBe(0);
+    expect(await demo!.stop()).toBe(0);
     expect(readdirSync(tmpdir).filter((name) => name.startsWith('involut-demo-'))).toEqual([]);
-    expect(stderr).toContain(`Removed the demo folder ${path.join(tmpdir, before[0]!)}`);
+    expect(demo!.stderr()).toContain(`Removed the demo folder ${path.join(tmpdir, before[0]!)}`);
   }, 30_000);
 });

@@ -3,15 +3,14 @@
  * the built CLI, the real server, and Debian's headless Chromium. The agent writes files
  * the way an agent does (a temporary file, then a rename) and never writes notes.json.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { CLI, SCREENSHOTS } from './browser';
+import { CHROMIUM, CLI, LAUNCH_ARGS, SCREENSHOTS } from './browser';
+import { startLive } from './server';
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 const made: string[] = [];
 function tempDir(prefix: string): string {
@@ -96,27 +95,11 @@ export interface Viewer {
 export async function openViewer(agent: Agent): Promise<Viewer> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing; run \`npm run build\` first.`);
   mkdirSync(SCREENSHOTS, { recursive: true });
-  const child = spawn(process.execPath, [CLI, 'serve', '--no-open', '--port', '0', '--repo', agent.dir], { env: childEnv() });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let err = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`the server printed no URL within 15 s: ${err}`)), 15_000);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      if (out.includes('\n')) {
-        clearTimeout(timer);
-        resolve(out.split('\n', 1)[0]!.trim());
-      }
-    });
-    void exited.then(() => reject(new Error(`the server exited before printing its URL: ${err}`)));
-  });
+  const server = await startLive(agent.dir, childEnv());
   let browser: Browser | null = null;
   const stop = async () => {
     await browser?.close();
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited;
+    await server.stop();
   };
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
@@ -124,7 +107,7 @@ export async function openViewer(agent: Agent): Promise<Viewer> {
     page.setDefaultTimeout(10_000);
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(`${error.name}: ${error.message}`));
-    await page.goto(url);
+    await page.goto(server.url);
     await page.locator('.inv-layout').waitFor({ state: 'visible' });
     return {
       page,

@@ -20,8 +20,8 @@ export const FIXTURES = path.join(PROJECT, 'fixtures');
 export const SCREENSHOTS = path.join(PROJECT, 'tests/e2e/screenshots');
 const WEB_INDEX = path.join(PROJECT, 'dist/web/index.html');
 
-const CHROMIUM = '/usr/bin/chromium';
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM = '/usr/bin/chromium';
+export const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /** A fixture's repository recipe (`fixtures/<name>/recipe.json`). */
 interface Recipe {

@@ -112,19 +112,26 @@ export interface LiveServer {
   stop(): Promise<number | null>;
 }
 
-/** Starts the built CLI's server (on any free port unless `args` names one) and waits for its first stdout line, the viewer URL. */
-export async function startLive(repoDir: string, env = childEnv(), args: string[] = ['--port', '0']): Promise<LiveServer> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--no-open', '--repo', repoDir, ...args], { env });
+/**
+ * Runs the built CLI with `args` and waits for its first stdout line, the viewer URL (for
+ * `serve` and `demo`), failing with its stderr when it exits first or says nothing in time.
+ */
+export async function startCli(args: string[], env = childEnv(), timeoutMs = 60_000): Promise<LiveServer> {
+  const child = spawn(process.execPath, [CLI, ...args], { env });
   let out = '';
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`involut ${args[0]} printed no URL within ${timeoutMs / 1000} s: ${err}`)), timeoutMs);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
-      if (out.includes('\n')) resolve(out.split('\n', 1)[0]!);
+      if (out.includes('\n')) {
+        clearTimeout(timer);
+        resolve(out.split('\n', 1)[0]!.trim());
+      }
     });
-    void exited.then((code) => reject(new Error(`server exited ${code} before printing its URL: ${err}`)));
+    void exited.then((code) => reject(new Error(`involut ${args[0]} exited ${code} before printing its URL: ${err}`)));
   });
   const parsed = new URL(url);
   return {
@@ -135,10 +142,15 @@ export async function startLive(repoDir: string, env = childEnv(), args: string[
     stderr: () => err,
     exited,
     stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;
     },
   };
+}
+
+/** Starts the built CLI's server (on any free port unless `args` names one) and waits for the viewer URL. */
+export function startLive(repoDir: string, env = childEnv(), args: string[] = ['--port', '0']): Promise<LiveServer> {
+  return startCli(['serve', '--no-open', '--repo', repoDir, ...args], env);
 }
 
 /** A fetch the way the viewer does it (token, and Origin on writes). */
