@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { e2e, eventually, fixtureCards, text, texts } from '../helpers/browser';
+import { e2e, eventually, fixtureCards, newSideLine, text, texts } from '../helpers/browser';
 
 const { open } = e2e();
 
@@ -162,7 +162,7 @@ describe('reading by cards', () => {
     expect(placement.next?.row).toBe(true);
     expect(placement.next?.text).toContain(matched.text);
     // The line the mark sits under is the one the material's diff has `at` on.
-    expect(Number(placement.lineNumber)).toBe(newLineNumberOf(await materialDiff(page), matched.at));
+    expect(Number(placement.lineNumber)).toBe(newSideLine(await materialDiff(page), matched.at).number);
 
     const top = file.locator('.inv-mark-unmatched');
     await eventually(() => text(top)).toContain(`no line contains “${unmatched.at}”`);
@@ -247,19 +247,4 @@ async function materialDiff(page: Page): Promise<string> {
     const answer = await (await fetch('/api/material', { headers: { 'X-Involut-Token': token } })).json();
     return answer.data.material.find((e: { ref: string }) => e.ref === 'src/auth/session.ts').diff as string;
   });
-}
-
-/** New-side line number of the first diff line containing `at`, counted from the hunk headers. */
-function newLineNumberOf(diff: string, at: string): number {
-  let next = 0;
-  for (const line of diff.split('\n')) {
-    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)/.exec(line);
-    if (hunk) {
-      next = Number(hunk[1]);
-      continue;
-    }
-    if (line.includes(at)) return next;
-    if (!line.startsWith('-') && !line.startsWith('\\')) next++;
-  }
-  return -1;
 }

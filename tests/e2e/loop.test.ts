@@ -9,8 +9,8 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { eventually, text, texts, until } from '../helpers/browser';
-import { newSideLine, openViewer, removeLoopDirs, startAgent, type Viewer } from '../helpers/agent-loop';
+import { eventually, newSideLine, text, texts, until } from '../helpers/browser';
+import { openViewer, removeLoopDirs, startAgent, type Viewer } from '../helpers/agent-loop';
 
 const GREET_BASE = `export function greet(name: string): string {
   return 'Hello, ' + name;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
-import { e2e, eventually, fixtureCards, text, texts, until } from '../helpers/browser';
+import { e2e, eventually, fixtureCards, newSideLine, text, texts, until } from '../helpers/browser';
 
 const { open } = e2e();
 
@@ -86,7 +86,7 @@ describe('notes', () => {
     await nav(page).getByRole('button', { name: titleOf('c_expire') }).click();
     const ref = 'src/auth/session.ts';
     const diff = repo.material().material.find((e) => e.ref === ref)!.diff!;
-    const { line, number } = newSideLine(diff, 'const idle = now - session.lastSeen;');
+    const { text: line, number } = newSideLine(diff, 'const idle = now - session.lastSeen;');
     expect(line).toBe('+  const idle = now - session.lastSeen;');
 
     const numberCell = fileOf(page, ref)
@@ -153,18 +153,3 @@ describe('live', () => {
     await eventually(() => texts(page.locator('.inv-banner'))).toEqual([]);
   });
 });
-
-/** The first diff line (as it reads in the material) containing `needle`, and its new-side number. */
-function newSideLine(diff: string, needle: string): { line: string; number: number } {
-  let next = 0;
-  for (const line of diff.split('\n')) {
-    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)/.exec(line);
-    if (hunk) {
-      next = Number(hunk[1]);
-      continue;
-    }
-    if (line.includes(needle)) return { line, number: next };
-    if (!line.startsWith('-') && !line.startsWith('\\')) next++;
-  }
-  throw new Error(`no diff line contains ${needle}`);
-}

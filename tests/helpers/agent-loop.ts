@@ -120,18 +120,3 @@ export async function openViewer(agent: Agent): Promise<Viewer> {
     throw error;
   }
 }
-
-/** The new-side number and exact diff text of the first line of `diff` that contains `needle`. */
-export function newSideLine(diff: string, needle: string): { text: string; number: number } {
-  let next = 0;
-  for (const line of diff.split('\n')) {
-    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)/.exec(line);
-    if (hunk) {
-      next = Number(hunk[1]);
-      continue;
-    }
-    if (line.includes(needle)) return { text: line, number: next };
-    if (!line.startsWith('-') && !line.startsWith('\\')) next++;
-  }
-  throw new Error(`no diff line contains ${needle}`);
-}

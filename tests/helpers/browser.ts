@@ -272,3 +272,18 @@ export async function text(locator: Locator): Promise<string> {
 export async function texts(locator: Locator): Promise<string[]> {
   return (await locator.allTextContents()).map((t) => t.trim());
 }
+
+/** The new-side number and exact diff text of the first line of `diff` that contains `needle`. */
+export function newSideLine(diff: string, needle: string): { text: string; number: number } {
+  let next = 0;
+  for (const line of diff.split('\n')) {
+    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)/.exec(line);
+    if (hunk) {
+      next = Number(hunk[1]);
+      continue;
+    }
+    if (line.includes(needle)) return { text: line, number: next };
+    if (!line.startsWith('-') && !line.startsWith('\\')) next++;
+  }
+  throw new Error(`no diff line contains ${needle}`);
+}
