@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { GitEnv } from './git';
 import { addDirectly } from './direct-add';
 import { indexSizes } from './index-file';
+import { writeIndexTree } from './index-tree';
 import type { Repo } from './repo';
 
 /**
@@ -66,7 +67,7 @@ export interface CapturedIndex {
   env: GitEnv;
   /** The size of each staged file, as far as known (to weigh work; a missing path weighs nothing). */
   sizes(): Promise<Map<string, number>>;
-  /** Writes the index's tree (trees are written as loose objects) and returns its id. */
+  /** Writes the index's tree (see index-tree.ts) and returns its id. */
   writeTree(): Promise<string>;
   /** Removes the temporary index. */
   dispose(): Promise<void>;
@@ -110,7 +111,9 @@ export async function captureIndex(repo: Repo, onAdding?: () => void): Promise<C
     for (const [file, size] of staged ?? []) recorded.set(file, size);
     return recorded;
   };
-  return { file: index, env, sizes, writeTree: async () => (await repo.git.run(['write-tree'], env)).trim(), dispose };
+  const writeTree = async () =>
+    (await writeIndexTree(index, path.join(repo.objectsDir, 'pack'), repo.emptyTree.length / 2)) ?? (await repo.git.run(['write-tree'], env)).trim();
+  return { file: index, env, sizes, writeTree, dispose };
 }
 
 /**

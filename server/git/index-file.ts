@@ -3,6 +3,8 @@ import { readFile } from 'node:fs/promises';
 /** What Involut reads of one index entry. */
 export interface IndexEntry {
   path: string;
+  /** The path's exact bytes, as Latin-1 (one character per byte: what trees hold, UTF-8 or not). */
+  rawPath: string;
   /** The entry's mode: 100644, 100755, 120000 (symlink), 160000 (submodule), as an octal string. */
   mode: string;
   /** The blob (or submodule commit) id, in hex. */
@@ -23,6 +25,8 @@ export interface IndexEntry {
 export interface IndexFile {
   entries: IndexEntry[];
   extensions: string[];
+  /** The cache-tree extension's bytes (`TREE`), when there is one. */
+  cacheTree: Buffer | null;
 }
 
 /**
@@ -102,6 +106,7 @@ function parseIndex(data: Buffer, hashBytes: number): IndexFile | null {
     if (at > data.length) return null;
     entries.push({
       path: path.toString('utf8'),
+      rawPath: path.toString('latin1'),
       mode: mode.toString(8),
       oid: data.toString('hex', start + FIXED, start + FIXED + hashBytes),
       stage: (flags >> STAGE_SHIFT) & 3,
@@ -114,9 +119,13 @@ function parseIndex(data: Buffer, hashBytes: number): IndexFile | null {
   }
   // Extensions: a 4-byte signature and a 4-byte size each, up to the trailing checksum.
   const extensions: string[] = [];
+  let cacheTree: Buffer | null = null;
   while (at + 8 <= data.length - hashBytes) {
-    extensions.push(data.toString('latin1', at, at + 4));
-    at += 8 + data.readUInt32BE(at + 4);
+    const signature = data.toString('latin1', at, at + 4);
+    const size = data.readUInt32BE(at + 4);
+    extensions.push(signature);
+    if (signature === 'TREE') cacheTree = data.subarray(at + 8, at + 8 + size);
+    at += 8 + size;
   }
-  return { entries, extensions };
+  return { entries, extensions, cacheTree };
 }

@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { blobId, writeBlobPack, type PackedBlob } from './blob-pack';
+import { blobId, writePack, type PackedObject } from './object-pack';
 import { Git, type GitEnv } from './git';
 
 /** One changed path to read: its path, and the blob id the index holds for it (a tracked file), else null. */
@@ -77,15 +77,15 @@ export function readAndHash(place: StagingPlace, jobs: FileJob[]): HashedFiles {
 }
 
 /**
- * Stores, as one pack (see blob-pack.ts), the blobs of `files` that the repository lacks:
+ * Stores, as one pack (see object-pack.ts), the blobs of `files` that the repository lacks:
  * not in the index already (`indexed`), nor among `stored`. Resolves once the pack is in place.
  */
 export async function storeMissing(place: StagingPlace, files: HashedFile[], indexed: (file: string) => string | null, stored: Set<string>): Promise<void> {
-  const missing = new Map<string, PackedBlob>();
+  const missing = new Map<string, PackedObject>();
   for (const file of files) {
     if (indexed(file.path) !== file.oid && !stored.has(file.oid)) missing.set(file.oid, file);
   }
-  if (missing.size) await writeBlobPack(`${place.objectsDir}/pack`, [...missing.values()]);
+  if (missing.size) await writePack(`${place.objectsDir}/pack`, [...missing.values()]);
 }
 
 /**

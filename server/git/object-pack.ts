@@ -4,21 +4,25 @@ import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 
-/** A blob to store, its id already computed (see `blobId`). */
-export interface PackedBlob {
+/** An object to store, its id already computed (see `objectId`): a blob unless said otherwise. */
+export interface PackedObject {
   oid: string;
   content: Buffer;
+  type?: 'blob' | 'tree';
 }
 
-/** The git id of a blob: SHA-1 of `blob <size>\0` and the content. */
-export function blobId(content: Buffer): string {
-  return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+/** The git id of an object: SHA-1 of `<type> <size>\0` and the content. */
+export function objectId(type: 'blob' | 'tree', content: Buffer): string {
+  return createHash('sha1').update(`${type} ${content.length}\0`).update(content).digest('hex');
 }
+
+/** The git id of a blob. */
+export const blobId = (content: Buffer) => objectId('blob', content);
 
 /**
- * Writes blobs into the repository as one pack (`pack-<checksum>.pack` and its `.idx`,
+ * Writes objects (blobs, trees) into the repository as one pack (`pack-<checksum>.pack` and its `.idx`,
  * version 2 of both formats, SHA-1 ids), as `git add` stores them in bulk, so that git
- * reads them like any object it wrote itself. Each blob is deflated at level 0 (zlib's
+ * reads them like any object it wrote itself. Each object is deflated at level 0 (zlib's
  * stored blocks: still zlib, so every git inflates it; `git gc` recompresses the pack
  * later), which costs a checksum instead of compression, and its bytes go to the file
  * straight from the buffer they were read into (gathered writes, no copy). Both files
@@ -26,8 +30,8 @@ export function blobId(content: Buffer): string {
  * that makes the pack visible is moved into place, last, as git does: a pack appears whole
  * or not at all. Resolves with the pack's path once it is in place.
  */
-export function writeBlobPack(packDir: string, blobs: PackedBlob[]): Promise<string> {
-  const temporary = path.join(packDir, `tmp_involut_${process.pid}_${Date.now()}`);
+export function writePack(packDir: string, objects: PackedObject[]): Promise<string> {
+  const temporary = path.join(packDir, `tmp_involut_${process.pid}_${Date.now()}_${++packsStarted}`);
   const packHash = createHash('sha1');
   const offsets: number[] = [];
   const crcs: number[] = [];
@@ -48,13 +52,13 @@ export function writeBlobPack(packDir: string, blobs: PackedBlob[]): Promise<str
     const header = Buffer.alloc(12);
     header.write('PACK', 0, 'latin1');
     header.writeUInt32BE(2, 4);
-    header.writeUInt32BE(blobs.length, 8);
+    header.writeUInt32BE(objects.length, 8);
     packHash.update(header);
     put(header);
-    for (const blob of blobs) {
+    for (const object of objects) {
       offsets.push(offset);
       let crc = 0;
-      for (const piece of packedBlob(blob.content)) {
+      for (const piece of packedObject(object.type === 'tree' ? TREE : BLOB, object.content)) {
         packHash.update(piece);
         crc = crc32(piece, crc);
         put(piece);
@@ -69,7 +73,7 @@ export function writeBlobPack(packDir: string, blobs: PackedBlob[]): Promise<str
     rmSync(`${temporary}.pack`, { force: true });
     throw error;
   }
-  const index = packIndex(blobs, offsets, crcs, checksum);
+  const index = packIndex(objects, offsets, crcs, checksum);
   const name = path.join(packDir, `pack-${checksum.toString('hex')}`);
   const placed = (async () => {
     try {
@@ -94,6 +98,9 @@ export function writeBlobPack(packDir: string, blobs: PackedBlob[]): Promise<str
   return placed;
 }
 
+/** Packs this process started writing, so that two started in the same millisecond get different names. */
+let packsStarted = 0;
+
 /** Pieces per gathered write (Linux takes at most 1,024). */
 const MAX_PIECES = 1024;
 
@@ -110,6 +117,7 @@ function writevFully(fd: number, pieces: Buffer[]): number {
   return pieces.length;
 }
 
+const TREE = 2;
 const BLOB = 3;
 const STORED_BLOCK = 65535;
 
@@ -117,10 +125,10 @@ const STORED_BLOCK = 65535;
  * One pack entry, in pieces: the type-and-size header with zlib's two-byte header, then
  * each stored block's five-byte header and a view of the content, then the Adler-32.
  */
-function packedBlob(content: Buffer): Buffer[] {
+function packedObject(type: number, content: Buffer): Buffer[] {
   const head: number[] = [];
   let size = content.length;
-  let byte = (BLOB << 4) | (size & 15);
+  let byte = (type << 4) | (size & 15);
   size = Math.floor(size / 16);
   while (size > 0) {
     head.push(byte | 0x80);
@@ -187,15 +195,15 @@ export function adler32(bytes: Uint8Array): number {
 }
 
 /** The `.idx` (version 2) of a pack: a fan-out table, the sorted ids, their CRC-32s and offsets, both checksums. */
-function packIndex(blobs: PackedBlob[], offsets: number[], crcs: number[], packChecksum: Buffer): Buffer {
-  const order = blobs.map((_, i) => i).sort((x, y) => (blobs[x]!.oid < blobs[y]!.oid ? -1 : 1));
-  const n = blobs.length;
+function packIndex(objects: PackedObject[], offsets: number[], crcs: number[], packChecksum: Buffer): Buffer {
+  const order = objects.map((_, i) => i).sort((x, y) => (objects[x]!.oid < objects[y]!.oid ? -1 : 1));
+  const n = objects.length;
   const large = offsets.filter((o) => o >= 0x80000000).length;
   const out = Buffer.alloc(8 + 256 * 4 + n * (20 + 4 + 4) + large * 8 + 20 + 20);
   out.writeUInt32BE(0xff744f63, 0);
   out.writeUInt32BE(2, 4);
   const fanout = new Array<number>(256).fill(0);
-  for (const blob of blobs) fanout[parseInt(blob.oid.slice(0, 2), 16)]!++;
+  for (const object of objects) fanout[parseInt(object.oid.slice(0, 2), 16)]!++;
   let at = 8;
   let running = 0;
   for (const count of fanout) {
@@ -203,7 +211,7 @@ function packIndex(blobs: PackedBlob[], offsets: number[], crcs: number[], packC
     out.writeUInt32BE(running, at);
     at += 4;
   }
-  for (const i of order) at += out.write(blobs[i]!.oid, at, 'hex');
+  for (const i of order) at += out.write(objects[i]!.oid, at, 'hex');
   for (const i of order) at = out.writeUInt32BE(crcs[i]!, at);
   let nextLarge = 0;
   const largeAt = at + n * 4;

@@ -1,5 +1,5 @@
 /**
- * The pack Involut writes for a capture (server/git/blob-pack.ts) is read by git as its own:
+ * The pack Involut writes for a capture (server/git/object-pack.ts) is read by git as its own:
  * `verify-pack` checks every entry's zlib stream, CRC-32 and the pack's checksums, and
  * `cat-file` gives every blob back byte for byte.
  */
@@ -7,12 +7,12 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { adler32, blobId, writeBlobPack } from '../../server/git/blob-pack';
+import { adler32, blobId, writePack } from '../../server/git/object-pack';
 import { binaryBytes, cleanup, makeRepo } from '../helpers/git-repo';
 
 afterAll(cleanup);
 
-describe('writeBlobPack', () => {
+describe('writePack', () => {
   it('writes a pack git verifies and reads back byte for byte, blobs of every size', async () => {
     const repo = makeRepo();
     const contents = [
@@ -24,7 +24,7 @@ describe('writeBlobPack', () => {
       Buffer.from('ünïcode and a NUL \0 inside\n'),
     ];
     const blobs = contents.map((content) => ({ oid: blobId(content), content }));
-    const pack = await writeBlobPack(repo.path('.git/objects/pack'), blobs);
+    const pack = await writePack(repo.path('.git/objects/pack'), blobs);
     expect(readdirSync(repo.path('.git/objects/pack')).filter((f) => f.startsWith('tmp_'))).toEqual([]);
     const verified = repo.git(['verify-pack', '-v', pack.replace(/\.pack$/, '.idx')]);
     expect(verified).toContain('.pack: ok');
