@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { GitEnv } from './git';
 import { addDirectly } from './direct-add';
-import { indexSizes } from './index-file';
+import { readIndexFile, type IndexFile } from './index-file';
 import { writeIndexTree } from './index-tree';
 import type { Repo } from './repo';
 
@@ -106,13 +106,16 @@ export async function captureIndex(repo: Repo, onAdding?: () => void): Promise<C
     await dispose();
     throw error;
   }
+  // Read once, for both the sizes and the tree.
+  let read: Promise<IndexFile | null> | null = null;
+  const captured = () => (read ??= readIndexFile(index, repo.emptyTree.length / 2));
   const sizes = async () => {
-    const recorded = (await indexSizes(index, repo.emptyTree.length / 2)) ?? new Map<string, number>();
+    const recorded = new Map((await captured())?.entries.map((e) => [e.path, e.size]));
     for (const [file, size] of staged ?? []) recorded.set(file, size);
     return recorded;
   };
   const writeTree = async () =>
-    (await writeIndexTree(index, path.join(repo.objectsDir, 'pack'), repo.emptyTree.length / 2)) ?? (await repo.git.run(['write-tree'], env)).trim();
+    (await writeIndexTree(await captured(), path.join(repo.objectsDir, 'pack'), repo.emptyTree.length / 2)) ?? (await repo.git.run(['write-tree'], env)).trim();
   return { file: index, env, sizes, writeTree, dispose };
 }
 

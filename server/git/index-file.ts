@@ -48,11 +48,6 @@ export async function readIndexFile(file: string, hashBytes: number): Promise<In
   }
 }
 
-/** The file size git recorded for each path of an index file (the last entry of a path wins); see `readIndexFile`. */
-export async function indexSizes(file: string, hashBytes: number): Promise<Map<string, number> | null> {
-  const index = await readIndexFile(file, hashBytes);
-  return index && new Map(index.entries.map((e) => [e.path, e.size]));
-}
 
 const FIXED = 40; // ctime, mtime (8 each), dev, ino, mode, uid, gid, size (4 each)
 const ASSUME_VALID = 0x8000;

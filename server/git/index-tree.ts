@@ -1,9 +1,10 @@
-import { readIndexFile, type IndexEntry } from './index-file';
+import type { IndexEntry, IndexFile } from './index-file';
 import { objectId, writePack, type PackedObject } from './object-pack';
 
 /**
- * Writes the tree of a capture's temporary index, as `git write-tree` does, and returns its
- * id; `null` when the index is one git must handle (its own write-tree then runs).
+ * Writes the tree of a capture's temporary index (as read by `readIndexFile`; null when it
+ * could not be), as `git write-tree` does, and returns its id; `null` when the index is one
+ * git must handle (its own write-tree then runs).
  *
  * git writes each new tree as a loose object, a file of its own: on the bench round about
  * 130 files created, and a process that reads the whole index again, while the round's diff
@@ -15,9 +16,8 @@ import { objectId, writePack, type PackedObject } from './object-pack';
  * them and the folders they empty out of the tree), a sparse or split index, SHA-256 ids,
  * and an index that cannot be read.
  */
-export async function writeIndexTree(indexFile: string, packDir: string, hashBytes: number): Promise<string | null> {
+export async function writeIndexTree(index: IndexFile | null, packDir: string, hashBytes: number): Promise<string | null> {
   if (hashBytes !== 20) return null;
-  const index = await readIndexFile(indexFile, hashBytes);
   if (!index || index.extensions.some((signature) => signature === 'link' || signature === 'sdir')) return null;
   if (index.entries.some((e) => e.stage !== 0 || e.intentToAdd)) return null;
   const cached = index.cacheTree ? parseCacheTree(index.cacheTree, hashBytes) : null;

@@ -1,9 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { indexSizes } from '../../server/git/index-file';
+import { readIndexFile } from '../../server/git/index-file';
 import { cleanup, lines, makeRepo, tempDir } from '../helpers/git-repo';
 
 afterAll(cleanup);
+
+/** The file size git recorded for each path (the last entry of a path wins). */
+async function indexSizes(file: string): Promise<Map<string, number> | null> {
+  const index = await readIndexFile(file, 20);
+  return index && new Map(index.entries.map((e) => [e.path, e.size]));
+}
 
 /** Each path's size as `git ls-files --debug` prints it. */
 function gitSizes(debug: string): Map<string, number> {
@@ -17,7 +23,7 @@ function gitSizes(debug: string): Map<string, number> {
   return sizes;
 }
 
-describe('indexSizes (the sizes a capture recorded, to weigh the patch work)', () => {
+describe('readIndexFile (the sizes a capture recorded, to weigh the patch work)', () => {
   it('reads index versions 2, 3 and 4 as git does: extended flags, a long name, odd names', async () => {
     const repo = makeRepo();
     for (let i = 0; i < 30; i++) repo.write(`dir ${i % 4}/file-${i}.txt`, lines(i + 1));
@@ -34,14 +40,14 @@ describe('indexSizes (the sizes a capture recorded, to weigh the patch work)', (
       repo.git(['update-index', `--index-version=${version}`]);
       const expected = gitSizes(repo.git(['-c', 'core.quotePath=false', 'ls-files', '--debug']));
       expect(expected.size).toBe(34);
-      expect(await indexSizes(repo.path('.git/index'), 20), `version ${version}`).toEqual(expected);
+      expect(await indexSizes(repo.path('.git/index')), `version ${version}`).toEqual(expected);
     }
   });
 
   it('null for a file that is missing or not an index', async () => {
     const dir = tempDir();
-    expect(await indexSizes(`${dir}/missing`, 20)).toBeNull();
+    expect(await indexSizes(`${dir}/missing`)).toBeNull();
     writeFileSync(`${dir}/not-an-index`, 'DIRC but nothing after');
-    expect(await indexSizes(`${dir}/not-an-index`, 20)).toBeNull();
+    expect(await indexSizes(`${dir}/not-an-index`)).toBeNull();
   });
 });

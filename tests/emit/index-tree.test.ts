@@ -7,10 +7,13 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeIndexTree } from '../../server/git/index-tree';
+import { readIndexFile } from '../../server/git/index-file';
+import { writeIndexTree as writeTreeOf } from '../../server/git/index-tree';
 import { binaryBytes, cleanup, lines, makeRepo, tempDir, type TempRepo } from '../helpers/git-repo';
 
 afterAll(cleanup);
+
+const writeIndexTree = async (file: string, packs: string, hashBytes: number) => writeTreeOf(await readIndexFile(file, hashBytes), packs, hashBytes);
 
 /** A copy of the repository's index that git commands below change, as a capture's temporary index is. */
 function scratchIndex(repo: TempRepo): { file: string; git: (args: string[], input?: string) => string } {
