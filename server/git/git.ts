@@ -99,7 +99,7 @@ export class Git {
 
   /**
    * Starts a git that reads its questions on stdin before they are known, so its start-up
-   * is paid while something else runs: `ask` sends some as they come, `answer` sends the
+   * is paid while something else runs: `ask` sends some as they come (in batches), `answer` sends the
    * last (once), closes stdin and resolves with stdout once git exited 0; `answer()` with
    * nothing just ends git.
    */
@@ -110,9 +110,26 @@ export class Git {
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stdin.on('error', () => {}); // git may exit without reading it all; its exit code tells
+    // Questions go in batches: one write (a system call, and git woken up) per question cost
+    // more than git's answers on a round of thousands.
+    let pending = '';
+    let scheduled = false;
+    const flush = () => {
+      scheduled = false;
+      if (pending) child.stdin.write(pending);
+      pending = '';
+    };
     return {
-      ask: (input) => void child.stdin.write(input),
+      ask: (input) => {
+        pending += input;
+        if (pending.length >= ASK_BATCH) flush();
+        else if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
+      },
       answer: async (input) => {
+        flush();
         child.stdin.end(input);
         await done;
         return Buffer.concat(chunks);
@@ -129,6 +146,9 @@ export class Git {
     });
   }
 }
+
+/** Characters of questions sent to a started git at once (about a hundred object ids). */
+const ASK_BATCH = 4096;
 
 function gitArgs(args: string[], extraConfig: string[] = []): string[] {
   return [...[...NEUTRAL_CONFIG, ...extraConfig].flatMap((c) => ['-c', c]), ...args];
