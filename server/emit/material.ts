@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { MaterialEntry, Source, Status } from '../../schemas/material';
 import { generatedAttribute, startGeneratedAttribute } from '../git/attributes';
 import { captureIndex, type CapturedIndex } from '../git/capture';
-import { splitDiff, ZERO_OID, type FileDiff, type RawChange, type SplitDiff } from '../git/diff';
+import { earlySplit, halfway, splitDiff, ZERO_OID, type FileDiff, type RawChange, type SplitDiff } from '../git/diff';
 import { commitsByPath, type Commit } from '../git/log';
 import { BlobReader, blobSizes, startBlobSizes } from '../git/objects';
 import type { Repo } from '../git/repo';
@@ -151,8 +151,12 @@ interface Patches {
 
 /**
  * Starts the round's diff (see `splitDiff`): once git lists the changes, their facts are
- * looked up by the gits started ahead while the patches are made (and read ahead), and the
- * sizes the capture recorded weigh the changes, to split the patch work evenly.
+ * looked up by the gits started ahead while the patches are made (and read ahead). The
+ * patch work is halved by the sizes the capture recorded (see `patchWeight`): when the
+ * capture knows which paths changed, the second git starts with the first (`earlySplit`),
+ * else once the changes are listed. A small round takes one git (a second process would
+ * cost more than it saves), and so does a round where two binaries could want the same
+ * before-copy name (see `distinctBeforeNames`).
  */
 function startPatches(
   repo: Repo,
@@ -163,12 +167,19 @@ function startPatches(
   lookups: FactLookups,
 ): Patches {
   let facts: Promise<EntryFacts> | null = null;
-  const recorded = index.sizes();
-  const diff = splitDiff(repo, base.oid, { cached: index.env }, async (changes) => {
-    facts = commits.then((byPath) => lookUpFacts(repo, changes, byPath, withheld, lookups));
-    facts.catch(() => {}); // awaited before the first entry
-    const sizes = await recorded;
-    return splitPoint(changes, changes.map((c) => sizes.get(c.path) ?? 0), base.oid.slice(0, 7));
+  const shortBase = base.oid.slice(0, 7);
+  const { listing } = index;
+  const early = listing && earlySplit(listing.changed.map((c) => c.path), listing.changed.map((c) => patchWeight(c.size)), listing.indexed, splitSettings.fromBytes);
+  const diff = splitDiff(repo, base.oid, { cached: index.env }, {
+    early,
+    at: async (changes) => {
+      facts = commits.then((byPath) => lookUpFacts(repo, changes, byPath, withheld, lookups));
+      facts.catch(() => {}); // awaited before the first entry
+      if (!distinctBeforeNames(changes, shortBase)) return null;
+      // Half the weight each, by the sizes the capture recorded (a deleted file weighs its entry only).
+      const sizes = await index.sizes();
+      return halfway(changes.map((c) => patchWeight(sizes.get(c.path) ?? 0)), splitSettings.fromBytes);
+    },
   });
   diff.catch(() => {}); // awaited in writeMaterial; stopped if something fails first
   return { diff, facts: () => facts! };
@@ -280,33 +291,31 @@ async function writeEntries(
 }
 
 /**
- * Where a second git starts making patches (see `splitDiff`), weighing each change by
- * the bytes of its file (as the capture's index recorded them; a deleted file weighs
- * nothing but its entry): half the weight each, or null to leave the round to one git
- * when it is small (a second process costs more than it saves) or when two binaries
- * could want the same before-copy name (names are made unique in the order entries are
- * written, which two parts written at once would not keep).
+ * What making the patch of a file of `size` bytes costs, in bytes: a file costs more than
+ * its bytes (its entry, two objects to read), and a big one more per byte, up to two and a
+ * half times, since a big file is seldom changed by a few lines (generated files and data
+ * are rewritten), and its changed lines are compared with each other.
  */
-export function splitPoint(changes: RawChange[], sizes: number[], shortBase: string): number | null {
-  if (changes.length < 2) return null;
-  const names = new Set<string>();
+function patchWeight(size: number): number {
+  return PER_FILE_BYTES + size * Math.min(2.5, 1 + size / (1 << 20));
+}
+
+/**
+ * Whether no two binaries could want the same before-copy name: names are made unique in
+ * the order entries are written, which two parts written at once would not keep, so a round
+ * where they could collide takes one git.
+ */
+function distinctBeforeNames(changes: RawChange[], shortBase: string): boolean {
   // Flattening `/` to `_` can make two paths one name only when some path holds a `_`.
-  const mayCollide = changes.some((c) => c.path.includes('_'));
-  for (const change of mayCollide ? changes : []) {
+  if (!changes.some((c) => c.path.includes('_'))) return true;
+  const names = new Set<string>();
+  for (const change of changes) {
     if (!mayKeepBefore(change)) continue;
     const name = baseBlobName(change.path, shortBase);
-    if (names.has(name)) return null;
+    if (names.has(name)) return false;
     names.add(name);
   }
-  const weights = sizes.map((size) => PER_FILE_BYTES + size);
-  const total = weights.reduce((sum, w) => sum + w, 0);
-  if (total < splitSettings.fromBytes) return null;
-  let sum = 0;
-  for (let i = 0; i < changes.length; i++) {
-    sum += weights[i]!;
-    if (sum >= total / 2) return i + 1 < changes.length ? i + 1 : null;
-  }
-  return null;
+  return true;
 }
 
 /**
@@ -316,7 +325,7 @@ export function splitPoint(changes: RawChange[], sizes: number[], shortBase: str
  */
 export const splitSettings = { fromBytes: 1 << 20, splits: 0 };
 /** What one more file costs git beyond its bytes, in bytes. */
-const PER_FILE_BYTES = 1024;
+const PER_FILE_BYTES = 2048;
 
 /** The gits of `lookUpFacts`, started ahead (see `startBlobSizes`). */
 export interface FactLookups {

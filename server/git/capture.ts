@@ -2,7 +2,7 @@ import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { GitEnv } from './git';
-import { addDirectly } from './direct-add';
+import { addDirectly, type DirectAdd } from './direct-add';
 import { readIndexFile, type IndexFile } from './index-file';
 import { writeIndexTree } from './index-tree';
 import type { Repo } from './repo';
@@ -65,6 +65,8 @@ export interface CapturedIndex {
   file: string;
   /** The environment that points git at the temporary index (for `git diff --cached`). */
   env: GitEnv;
+  /** What changed in the working tree and what the index held (see `DirectAdd`); null when one `git add --all` staged everything. */
+  listing: Pick<DirectAdd, 'changed' | 'indexed'> | null;
   /** The size of each staged file, as far as known (to weigh work; a missing path weighs nothing). */
   sizes(): Promise<Map<string, number>>;
   /** Writes the index's tree (see index-tree.ts) and returns its id. */
@@ -86,15 +88,15 @@ export async function captureIndex(repo: Repo, onAdding?: () => void): Promise<C
   const dispose = () => rm(scratch, { recursive: true, force: true });
   const index = path.join(scratch, 'index');
   const env = { GIT_INDEX_FILE: index };
-  let staged: Map<string, number> | null = null;
+  let direct: DirectAdd | null = null;
   try {
     await seedIndex(repo.indexFile, index);
-    staged = await addDirectly(repo, addEnv(index), BULK_ADD, onAdding).catch(async () => {
+    direct = await addDirectly(repo, addEnv(index), BULK_ADD, onAdding).catch(async () => {
       await seedIndex(repo.indexFile, index); // start over from the real index (a file went while it was listed…)
       return null;
     });
-    if (staged) captureStats.direct++;
-    if (!staged) {
+    if (direct) captureStats.direct++;
+    if (!direct) {
       // No pathspec here: naming `.review` (even to exclude it) makes git refuse when it is ignored.
       const adding = repo.git.run(['add', '--all'], addEnv(index), BULK_ADD);
       onAdding?.();
@@ -111,12 +113,12 @@ export async function captureIndex(repo: Repo, onAdding?: () => void): Promise<C
   const captured = () => (read ??= readIndexFile(index, repo.emptyTree.length / 2));
   const sizes = async () => {
     const recorded = new Map((await captured())?.entries.map((e) => [e.path, e.size]));
-    for (const [file, size] of staged ?? []) recorded.set(file, size);
+    for (const [file, size] of direct?.sizes ?? []) recorded.set(file, size);
     return recorded;
   };
   const writeTree = async () =>
     (await writeIndexTree(await captured(), path.join(repo.objectsDir, 'pack'), repo.emptyTree.length / 2)) ?? (await repo.git.run(['write-tree'], env)).trim();
-  return { file: index, env, sizes, writeTree, dispose };
+  return { file: index, env, listing: direct && { changed: direct.changed, indexed: direct.indexed }, sizes, writeTree, dispose };
 }
 
 /**

@@ -67,64 +67,89 @@ export interface SplitDiff {
 
 /**
  * At most this many changes go to the second git: each may need a pathspec of its own
- * (see `secondPathspecs`), and git matches every path against every pathspec.
+ * (see `pathspecsFor`), and git matches every path against every pathspec.
  */
 const MAX_SECOND_PATHS = 4000;
 /** …and at most this many bytes of their paths (the command line's limit is far above). */
 const MAX_SECOND_BYTES = 512 * 1024;
 
 /**
+ * How the patch work is shared: `early` gives the pathspecs of a second git started with
+ * the first, before the changes are listed (see `earlySplit`), or is null; `at`, once the
+ * changes are listed, says where a second git starts when none was started early or the
+ * early one is not used, or null for no second git at all.
+ */
+export interface SplitChoice {
+  early: string[] | null;
+  at(changes: RawChange[]): Promise<number | null>;
+}
+
+/**
  * The diff of `diffTrees`, with its patch work shared by two git processes when it is
  * big enough, so two cores make patches at once. One `git diff --raw -p` of the whole
- * round starts as always; once its change list is known, `splitAt` may name the change
- * where a second git, limited by literal pathspecs to the changes from there on (folders
- * holding only such changes, else their paths, both paths of a rename), takes over. The first git's patches are read up to that change,
- * then it is stopped; the second git's are read at the same time, by the caller.
+ * round starts as always, and a second git limited by literal pathspecs to the changes
+ * from some point on (folders holding only such changes, else their paths, both paths of
+ * a rename) takes over there: started with the first when the capture already knows what
+ * changed (`early`), else (or when that one is not used) once the first has listed the
+ * changes. The first git's patches
+ * are read up to that change, then it is stopped; the second git's are read at the same
+ * time, by the caller.
  *
- * The second git must find exactly the same changes as the whole diff did for its
- * paths (same pairs, modes, ids and rename scores): rename detection over fewer paths
- * could pair differently. Its raw records are compared with the whole diff's before
+ * The second git must find exactly the changes the whole diff lists from that point on
+ * (same pairs, modes, ids and rename scores): rename detection over fewer paths could pair
+ * differently, and pathspecs chosen before the listing could take in a change the capture
+ * did not know of. Its raw records are compared with the whole diff's last ones before
  * anything of it is used; when they differ, it is stopped and the first git, still
  * running, gives every patch (`second` then yields nothing). So the files, and their
  * order, are always those of one whole diff.
  */
-export async function splitDiff(
-  repo: Repo,
-  base: string,
-  to: DiffTarget,
-  splitAt: (changes: RawChange[]) => Promise<number | null>,
-): Promise<SplitDiff> {
+export async function splitDiff(repo: Repo, base: string, to: DiffTarget, choice: SplitChoice): Promise<SplitDiff> {
   const [sides, env] = 'tree' in to ? [[base, to.tree], {}] : [['--cached', base], to.cached];
   const diff = (pathspecs: string[]) => new PatchStream(repo.git.spawn([...DIFF_ARGS, ...sides, '--', ...pathspecs], env));
   const whole = diff(WITHOUT_REVIEW.slice(1));
-  let part: PatchStream | null = null;
+  let part = choice.early && diff(choice.early);
   const stop = () => {
     whole.stop();
     part?.stop();
   };
   try {
     const { records, changes } = await whole.header();
-    const at = secondStart(changes, await splitAt(changes));
-    if (at === null) {
-      return { changes, first: readAll(whole, changes), second: null, stop };
+    const wanted = await choice.at(changes);
+    /** Where a second git's changes start in the whole list, when they are exactly its last ones; else null. */
+    const tail = (second: PatchStream) =>
+      second.header().then(
+        (header) => {
+          const start = records.length - header.records.length;
+          return start > 0 && start < records.length && header.records.every((r, i) => r === records[start + i]) ? start : null;
+        },
+        () => null,
+      );
+    let start = part && wanted !== null ? await tail(part) : null;
+    if (start !== null) splitStats.early++;
+    let verified = Promise.resolve(true);
+    if (start === null || part === null) {
+      // No early second git, or it saw the round differently (a rename across its pathspecs,
+      // a change the capture did not know of): one is started now, from the listed changes.
+      part?.stop();
+      part = null;
+      start = secondStart(changes, wanted);
+      if (start === null) return { changes, first: readAll(whole, changes), second: null, stop };
+      const at = start;
+      part = diff(pathspecsFor(changes.slice(0, at), changes.slice(at)));
+      verified = tail(part).then((from) => from === at);
     }
-    // The whole diff is read only up to `at` now: what it makes past that, the second git
-    // makes too, so little is read ahead (a full read-ahead was ~3 MB of patches made twice).
-    whole.readAhead(SPLIT_READ_AHEAD_BYTES);
-    const second = diff(secondPathspecs(changes, at));
-    part = second;
-    const verified = second.header().then(
-      (header) => header.records.length === records.length - at && header.records.every((r, i) => r === records[at + i]),
-      () => false,
-    );
+    const [second, at] = [part, start];
     void verified.then((same) => same || second.stop());
+    // The whole diff is read only up to the second's first change now: what it makes past
+    // that, the second git makes too, so little is read ahead (a full read-ahead was ~3 MB
+    // of patches made twice).
+    whole.readAhead(SPLIT_READ_AHEAD_BYTES);
     const first = async function* (): AsyncGenerator<FileDiff> {
       yield* whole.files(changes, at);
       if (await verified) {
         whole.stop();
         return;
       }
-      second.stop();
       whole.readAhead(READ_AHEAD_BYTES);
       yield* whole.files(changes.slice(at));
       await whole.finish();
@@ -141,28 +166,89 @@ export async function splitDiff(
   }
 }
 
+/** How many diffs used a second git started early (see `splitDiff`), for tests. */
+export const splitStats = { early: 0 };
+
 /**
- * Literal pathspecs that take in the changes from `at` on: each of their paths (both of a
- * rename) by its highest folder that holds no path of an earlier change, else by itself.
- * Every change under such a folder is one of them (the change list is complete), and a
- * handful of folders costs git less to match than thousands of paths.
+ * Pathspecs of a second git started before the changes are listed (see `splitDiff`): the
+ * capture's `changed` paths are halved by `weights` (see `halfway`) at a path P, and the
+ * pathspecs take in every path from P on that the index held or the capture listed
+ * (staged changes it did not list included), and none before it: each by its
+ * highest folder that holds no earlier path, else by itself. Null when the round is too
+ * small to share or the pathspecs would be too many.
  */
-function secondPathspecs(changes: RawChange[], at: number): string[] {
+export function earlySplit(changed: string[], weights: number[], indexed: string[], fromWeight: number): string[] | null {
+  const order = changed.map((_, i) => i).sort((x, y) => compare(changed[x]!, changed[y]!));
+  const half = halfway(order.map((i) => weights[i]!), fromWeight);
+  if (half === null) return null;
+  const from = changed[order[half]!]!;
+  // Paths are contiguous by folder in this order, so a folder holds an earlier path exactly
+  // when it holds the last one: the greatest path before P.
+  let last = '';
+  for (const file of [indexed, changed].flat()) if (compare(file, from) < 0 && compare(file, last) > 0) last = file;
+  const specs = new Set<string>();
+  // Each list is in order, so the paths a folder spec takes in follow it.
+  for (const later of [indexed.filter((file) => compare(file, from) >= 0), order.slice(half).map((i) => changed[i]!)]) {
+    let covered: string | null = null; // the folder the last spec took in, as `folder/`
+    for (const file of later) {
+      if (covered !== null && file.startsWith(covered)) continue;
+      let spec = file;
+      for (let slash = file.indexOf('/'); slash !== -1; slash = file.indexOf('/', slash + 1)) {
+        if (!last.startsWith(file.slice(0, slash + 1))) {
+          spec = file.slice(0, slash);
+          break;
+        }
+      }
+      covered = spec === file ? null : `${spec}/`;
+      specs.add(`:(top,literal)${spec}`);
+      if (specs.size > MAX_SECOND_PATHS) return null;
+    }
+  }
+  let bytes = 0;
+  for (const spec of specs) bytes += Buffer.byteLength(spec) + 1;
+  return bytes <= MAX_SECOND_BYTES ? [...specs] : null;
+}
+
+/** Git's order of paths (bytes); JavaScript's order of strings differs from it only beyond U+FFFF, where a mistake costs a fallback, never a wrong file. */
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Where the work is halved: the first index at which the weights before it reach half of
+ * their total; null when the total is under `fromWeight` (a second git would not pay for
+ * its start) or no such index leaves both halves something.
+ */
+export function halfway(weights: number[], fromWeight: number): number | null {
+  const total = weights.reduce((sum, w) => sum + w, 0);
+  if (weights.length < 2 || total < fromWeight) return null;
+  let sum = 0;
+  for (let i = 0; i < weights.length; i++) {
+    sum += weights[i]!;
+    if (sum >= total / 2) return i + 1 < weights.length ? i + 1 : null;
+  }
+  return null;
+}
+
+/**
+ * Literal pathspecs that take in the `later` changes (both paths of a rename) and none of
+ * the `earlier` ones: each later path by its highest folder that holds no earlier path,
+ * else by itself. A handful of folders costs git less to match than thousands of paths.
+ */
+function pathspecsFor(earlier: RawChange[], later: RawChange[]): string[] {
   const paths = (c: RawChange) => (c.from === undefined ? [c.path] : [c.path, c.from]);
-  const earlier = new Set<string>(); // the earlier changes' paths, and every folder above them
-  for (const change of changes.slice(0, at)) {
+  const taken = new Set<string>(); // the earlier paths, and every folder above them
+  for (const change of earlier) {
     for (const file of paths(change)) {
-      earlier.add(file);
-      for (let slash = file.indexOf('/'); slash !== -1; slash = file.indexOf('/', slash + 1)) earlier.add(file.slice(0, slash));
+      taken.add(file);
+      for (let slash = file.indexOf('/'); slash !== -1; slash = file.indexOf('/', slash + 1)) taken.add(file.slice(0, slash));
     }
   }
   const specs = new Set<string>();
-  for (const change of changes.slice(at)) {
+  for (const change of later) {
     for (const file of paths(change)) {
       let spec = file;
       for (let slash = file.indexOf('/'); slash !== -1; slash = file.indexOf('/', slash + 1)) {
         const folder = file.slice(0, slash);
-        if (!earlier.has(folder)) {
+        if (!taken.has(folder)) {
           spec = folder;
           break;
         }

@@ -4,6 +4,16 @@ import type { Repo } from './repo';
 import { gitShare, inSubtrees } from './git-share';
 import { readAndHash, storeMissing, type FileJob, type HashedFile } from './stage-files';
 
+/** What `addDirectly` staged. */
+export interface DirectAdd {
+  /** The size of each file staged here (entries written by update-index record no size). */
+  sizes: Map<string, number>;
+  /** Every path git listed as changed, with its size as far as known (else as the index had it, else 0). */
+  changed: Array<{ path: string; size: number }>;
+  /** Every path of the index before the capture, in its order (with `changed`, every path of the index after). */
+  indexed: string[];
+}
+
 /**
  * What `git add --all` does to a temporary index, with the hashing done by Involut: git
  * lists what changed (`ls-files --modified --others`), stage-files.ts reads each changed
@@ -22,11 +32,11 @@ import { readAndHash, storeMissing, type FileJob, type HashedFile } from './stag
  * stage a file differently from its bytes and mode on disk (assume-unchanged or sparse
  * entries, a split index, core.fileMode or core.symlinks off, a file system that folds case
  * or composes Unicode, a shared repository, SHA-256 ids), this answers `null` and the
- * caller lets one `git add --all` do everything. Otherwise it answers the size of each file
- * it staged (entries written by update-index record no size). `addConfig` is the settings
+ * caller lets one `git add --all` do everything. Otherwise it answers what it staged (see
+ * `DirectAdd`). `addConfig` is the settings
  * of the `git add` for the files left to git; `onListing` is called once git is listing.
  */
-export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], onListing?: () => void): Promise<Map<string, number> | null> {
+export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], onListing?: () => void): Promise<DirectAdd | null> {
   if (process.platform === 'darwin' || process.platform === 'win32' || repo.emptyTree.length !== 40) return null;
   const listing = repo.git.runBytes(['ls-files', '-z', '--modified', '--others', '--exclude-standard'], env);
   const settings = repo.git.run(['config', '-z', '--get-regexp', SETTINGS], env).catch(() => '');
@@ -115,7 +125,12 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
     ...index.entries.filter((e) => isReview(e.path)).map((e) => `0 ${zero}\t${e.path}\0`),
   ];
   if (info.length) await repo.git.runBytes(['update-index', '-z', '--index-info'], env, [], Buffer.from(info.join('')));
-  return new Map(staged.map((s) => [s.path, s.content.length]));
+  const sizes = new Map(staged.map((s) => [s.path, s.content.length]));
+  return {
+    sizes,
+    changed: paths.map((file) => ({ path: file, size: sizes.get(file) ?? entries.get(file)?.size ?? 0 })),
+    indexed: index.entries.map((e) => e.path),
+  };
 }
 
 /** `git add --all` of the given paths (literally, read from stdin), into the temporary index. */

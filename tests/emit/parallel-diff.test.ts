@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { captureIndex, captureTree } from '../../server/git/capture';
-import { diffTrees, splitDiff, type FileDiff, type RawChange } from '../../server/git/diff';
+import { diffTrees, splitDiff, splitStats, type FileDiff, type RawChange } from '../../server/git/diff';
 import { openRepo } from '../../server/git/repo';
 import { splitSettings } from '../../server/emit/material';
 import { binaryBytes, cleanup, configureIdentity, emit, lines, makeRepo, png, repoAt, tempDir, type TempRepo } from '../helpers/git-repo';
@@ -123,7 +123,7 @@ describe('a round split across two gits', () => {
 
     let splitsUsed = 0;
     for (let at = 1; at < whole.length; at++) {
-      const diff = await splitDiff(git, base, { tree }, async () => at);
+      const diff = await splitDiff(git, base, { tree }, { early: null, at: async () => at });
       const files: FileDiff[] = [];
       const second: FileDiff[] = [];
       await Promise.all([
@@ -142,6 +142,35 @@ describe('a round split across two gits', () => {
   });
 });
 
+describe('a second git started with the first', () => {
+  it('is used when the capture knew what changed, staged changes included, and gives the material of one git', async () => {
+    const other = makeRepo();
+    for (const folder of ['a', 'b', 'c', 'd']) for (let i = 0; i < 10; i++) other.write(`${folder}/sub/file ${i}.txt`, text(400, 'base'));
+    other.write('d/gone.txt', text(100, 'deleted'));
+    other.write('d/staged-gone.txt', text(100, 'deleted with git rm'));
+    other.commit('base');
+    for (const folder of ['a', 'b', 'c', 'd']) for (let i = 0; i < 10; i += 2) other.write(`${folder}/sub/file ${i}.txt`, text(400, `work ${folder}`));
+    // Changes the capture does not list (staged, the working file as staged), in the later half.
+    other.write('d/sub/file 1.txt', text(400, 'staged'));
+    other.git(['add', 'd/sub/file 1.txt']);
+    other.write('d/staged-new.txt', text(50, 'staged new file'));
+    other.git(['add', 'd/staged-new.txt']);
+    other.git(['rm', '--quiet', 'd/staged-gone.txt']);
+    other.remove('d/gone.txt');
+    other.write('e/new.txt', text(50, 'untracked'));
+
+    splitSettings.fromBytes = Number.POSITIVE_INFINITY;
+    await emit(other.dir);
+    const oneText = readFileSync(other.path('.review/material.json'), 'utf8').replace(/\n {2,4}"(generated|round)": [^\n]*/g, '');
+    splitSettings.fromBytes = 0;
+    const [early, splits] = [splitStats.early, splitSettings.splits];
+    await emit(other.dir);
+    expect(splitStats.early, 'the early git used').toBe(early + 1);
+    expect(splitSettings.splits).toBe(splits + 1);
+    expect(readFileSync(other.path('.review/material.json'), 'utf8').replace(/\n {2,4}"(generated|round)": [^\n]*/g, '')).toBe(oneText);
+  });
+});
+
 describe('the diff against the temporary index (--cached)', () => {
   it('gives the files of the diff against its tree, whole and split', async () => {
     const git = await openRepo(repo.dir);
@@ -151,7 +180,7 @@ describe('the diff against the temporary index (--cached)', () => {
       const whole: FileDiff[] = [];
       for await (const file of diffTrees(git, base, tree, async () => {})) whole.push(file);
       for (const at of [null, Math.floor(whole.length / 3)]) {
-        const diff = await splitDiff(git, base, { cached: index.env }, async () => at);
+        const diff = await splitDiff(git, base, { cached: index.env }, { early: null, at: async () => at });
         const files: FileDiff[] = [];
         const second: FileDiff[] = [];
         await Promise.all([
@@ -193,7 +222,7 @@ describe('when the second git would see the round differently', () => {
       ['R', 'zz/p-renamed'],
     ]);
 
-    const diff = await splitDiff(git, otherBase, { tree }, async () => 2);
+    const diff = await splitDiff(git, otherBase, { tree }, { early: null, at: async () => 2 });
     const first: FileDiff[] = [];
     for await (const file of diff.first) first.push(file);
     const second: FileDiff[] = [];
