@@ -15,7 +15,7 @@ import { MaterialFile } from './material-file';
 import { isGenerated } from './generated';
 import { lookIgnored } from './ignore';
 import { loadPrivacy, type PrivacyCheck } from './privacy';
-import { claimRound, keepRound, nextRoundNumber, pinRound, readBegin, readPreviousRound, releaseRound, type BeginRecord, type PreviousRound } from './rounds';
+import { claimRound, keepRound, nextRoundNumber, readBegin, readPreviousRound, releaseRound, startPinning, type BeginRecord, type PreviousRound } from './rounds';
 import { localIsoTime } from './time';
 
 /** What a round's emission did, for the summary the CLI prints. */
@@ -59,13 +59,13 @@ export async function emitRound(repo: Repo, options: BaseOptions, whileCapturing
   await Promise.race([underWay, capture.then(() => {}, () => {})]);
   // The gits that look up facts and read binaries wait for questions from now on: started
   // while node holds little memory, each spawn costs less (fork copies page tables).
-  const helpers = { lookups: startFactLookups(repo), reader: new BlobReader(repo) };
+  const helpers = { lookups: startFactLookups(repo), reader: new BlobReader(repo), pinning: startPinning(repo) };
   helpers.reader.start();
   // Modules needed later load while git works (a small round's capture is over in milliseconds,
   // and what it waits for then is these imports).
   preloadEntryModules();
   whileCapturing?.();
-  const dropHelpers = () => Promise.all([helpers.lookups.close(), helpers.reader.close()].map((closed) => closed.catch(() => {})));
+  const dropHelpers = () => Promise.all([helpers.lookups.close(), helpers.reader.close(), helpers.pinning.close()].map((closed) => closed.catch(() => {})));
   let withheld: PrivacyCheck;
   let base: Base;
   let previous: PreviousRound | null;
@@ -82,6 +82,9 @@ export async function emitRound(repo: Repo, options: BaseOptions, whileCapturing
   }
   const commits = commitsByPath(repo, base.commit);
   commits.catch(() => {}); // awaited once the change list is known; this keeps an early failure handled
+  // The round's number is looked up now, while the process is small; claiming it comes later.
+  const numbered = nextRoundNumber(repo, review, previous);
+  numbered.catch(() => {}); // awaited below
   let warnings: string[];
   let index: CapturedIndex;
   try {
@@ -90,18 +93,18 @@ export async function emitRound(repo: Repo, options: BaseOptions, whileCapturing
       capture,
     );
   } catch (error) {
-    await Promise.all([dropCapture(), dropHelpers()]);
+    await Promise.all([dropCapture(), dropHelpers(), numbered.catch(() => {})]);
     throw error;
   }
   // The diff reads the temporary index (`--cached`), so the tree is written meanwhile, and
-  // both start before the round is numbered.
+  // both start before the round is claimed.
   const tree = index.writeTree();
   tree.catch(() => {}); // awaited in writeMaterial, and below before the index goes
   const patches = startPatches(repo, base, index, commits, withheld, helpers.lookups);
   try {
     let round: number;
     try {
-      round = await nextRoundNumber(repo, review, previous);
+      round = await numbered;
       while (!(await claimRound(review, round))) round++;
     } catch (error) {
       await Promise.all([dropHelpers(), patches.diff.then((d) => d.stop(), () => {})]);
@@ -140,6 +143,7 @@ interface RoundFacts {
   /** Gits started ahead; writeMaterial closes them. */
   lookups: FactLookups;
   reader: BlobReader;
+  pinning: ReturnType<typeof startPinning>;
 }
 
 /** The round's patches, being made, and the per-file facts looked up once the change list is known. */
@@ -191,7 +195,7 @@ async function writeMaterial(repo: Repo, review: ReviewDir, facts: RoundFacts): 
     return await writeMaterialWith(repo, review, facts);
   } catch (error) {
     const stopped = facts.patches.diff.then((diff) => diff.stop());
-    await Promise.all([facts.lookups.close(), facts.reader.close(), stopped].map((closed) => closed.catch(() => {})));
+    await Promise.all([facts.lookups.close(), facts.reader.close(), facts.pinning.close(), stopped].map((closed) => closed.catch(() => {})));
     throw error;
   }
 }
@@ -199,7 +203,7 @@ async function writeMaterial(repo: Repo, review: ReviewDir, facts: RoundFacts): 
 async function writeMaterialWith(
   repo: Repo,
   review: ReviewDir,
-  { base, tree: treeWritten, round, warnings, patches, reader }: RoundFacts,
+  { base, tree: treeWritten, round, warnings, patches, reader, pinning }: RoundFacts,
 ): Promise<RoundSummary> {
   await mkdir(review.blobs, { recursive: true });
   const writer = new MaterialFile(review.material);
@@ -209,7 +213,7 @@ async function writeMaterialWith(
   const started = patches.diff;
   const summary: RoundSummary = { round, base: base.oid, baseReason: base.reason, tree: '', materialFile: review.material, ...noEntries(), warnings };
   // Pinned as soon as git has written the tree; material.json appears only once the ref is there.
-  const pinned = treeWritten.then((tree) => pinRound(repo, round, tree));
+  const pinned = treeWritten.then((tree) => pinning.pin(round, tree));
   pinned.catch(() => {}); // awaited before the commit
   try {
     // The entries do not wait for the tree: the head holds a stand-in of its length, written over at the end.

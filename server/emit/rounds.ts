@@ -257,6 +257,21 @@ export async function keepRound(review: ReviewDir, n: number): Promise<void> {
   }
 }
 
-export async function pinRound(repo: Repo, n: number, tree: string): Promise<void> {
-  await repo.git.run(['update-ref', roundRef(n), tree]);
+/**
+ * Pins a round's tree under `refs/involut/rounds/<n>` through a `git update-ref --stdin`
+ * started ahead, while the process is small (a spawn costs more the more memory it holds).
+ * `pin` makes the one update and waits for git; `close` ends git when nothing was pinned.
+ */
+export function startPinning(repo: Repo): { pin(n: number, tree: string): Promise<void>; close(): Promise<void> } {
+  const git = repo.git.start(['update-ref', '--stdin', '-z']);
+  let ended: Promise<unknown> | null = null;
+  return {
+    pin: async (n, tree) => {
+      ended = git.answer(Buffer.from(`update ${roundRef(n)}\0${tree}\0\0`));
+      await ended;
+    },
+    close: async () => {
+      await (ended ??= git.answer()).catch(() => {});
+    },
+  };
 }
