@@ -91,7 +91,7 @@ export async function storeMissing(place: StagingPlace, files: HashedFile[], ind
 /**
  * A regular file's bytes and executable bit, read through one descriptor (so what is
  * hashed is what was checked): 'gone' when it no longer exists, 'git' when git must stage
- * it (not a regular file, no room left in the arena, or it changed size while read).
+ * it (not a regular file, no room left in the arena, or it shrank while read).
  */
 function readRegularFile(file: string, arena: Arena): { content: Buffer; executable: boolean } | 'gone' | 'git' {
   let fd: number;
@@ -104,20 +104,18 @@ function readRegularFile(file: string, arena: Arena): { content: Buffer; executa
     const stat = fstatSync(fd);
     const content = stat.isFile() ? arena.take(stat.size) : null;
     if (!content) return 'git';
+    // The bytes its size says, as git add reads them (a file still being written is caught as it stood).
     let at = 0;
     while (at < content.length) {
       const n = readSync(fd, content, at, content.length - at, at);
       if (n === 0) return 'git';
       at += n;
     }
-    if (readSync(fd, ONE_BYTE, 0, 1, at) !== 0) return 'git';
     return { content, executable: (stat.mode & 0o100) !== 0 };
   } finally {
     closeSync(fd);
   }
 }
-
-const ONE_BYTE = Buffer.alloc(1);
 
 /**
  * Room for the files read, handed out from slabs of 16 MiB (one allocation per slab, not
