@@ -1,3 +1,4 @@
+import { instantiate } from '../wasm/instance';
 import { jsonBytesWasm } from './json-bytes-wasm';
 
 /** Bytes that JSON.stringify writes escaped: control characters, the quote and the backslash. */
@@ -26,16 +27,14 @@ export const jsonEscape: JsonEscape = escaperFor(Buffer.from(jsonBytesWasm, 'bas
 
 /** The escape of json-bytes.wat when this Node accepts the module, else `jsonEscapeBytewise`. */
 export function escaperFor(module: Uint8Array<ArrayBuffer>): JsonEscape {
-  if (!WebAssembly.validate(module)) return jsonEscapeBytewise;
-  const exports = new WebAssembly.Instance(new WebAssembly.Module(module)).exports as {
-    memory: WebAssembly.Memory;
+  const wasm = instantiate<{
     capacity: WebAssembly.Global;
     input: WebAssembly.Global;
     output: WebAssembly.Global;
     escape: (length: number) => number;
-  };
-  // The memory never grows, so this view stays valid.
-  const memory = Buffer.from(exports.memory.buffer);
+  }>(module);
+  if (!wasm) return jsonEscapeBytewise;
+  const { exports, memory } = wasm;
   const capacity: number = exports.capacity.value;
   const input: number = exports.input.value;
   const output: number = exports.output.value;

@@ -3,6 +3,7 @@ import { closeSync, fsync, openSync, rmSync, writevSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
+import { adler32 } from './adler32';
 
 /** An object to store, its id already computed (see `objectId`): a blob unless said otherwise. */
 export interface PackedObject {
@@ -153,45 +154,6 @@ function packedObject(type: number, content: Buffer): Buffer[] {
   adler.writeUInt32BE(adler32(content), 0);
   pieces.push(adler);
   return pieces;
-}
-
-/**
- * zlib's checksum of the uncompressed bytes. The sums stay below 2^32 for zlib's 5,552 bytes
- * between reductions, so they run in 32-bit integers (wrapping past 2^31, read back unsigned),
- * eight bytes a turn: twice as fast as plain numbers here.
- */
-export function adler32(bytes: Uint8Array): number {
-  let a = 1;
-  let b = 0;
-  const n = bytes.length;
-  for (let i = 0; i < n; ) {
-    const end = Math.min(i + 5552, n);
-    for (const end8 = end - 7; i < end8; i += 8) {
-      a = (a + bytes[i]!) | 0;
-      b = (b + a) | 0;
-      a = (a + bytes[i + 1]!) | 0;
-      b = (b + a) | 0;
-      a = (a + bytes[i + 2]!) | 0;
-      b = (b + a) | 0;
-      a = (a + bytes[i + 3]!) | 0;
-      b = (b + a) | 0;
-      a = (a + bytes[i + 4]!) | 0;
-      b = (b + a) | 0;
-      a = (a + bytes[i + 5]!) | 0;
-      b = (b + a) | 0;
-      a = (a + bytes[i + 6]!) | 0;
-      b = (b + a) | 0;
-      a = (a + bytes[i + 7]!) | 0;
-      b = (b + a) | 0;
-    }
-    for (; i < end; i++) {
-      a = (a + bytes[i]!) | 0;
-      b = (b + a) | 0;
-    }
-    a = (a >>> 0) % 65521;
-    b = (b >>> 0) % 65521;
-  }
-  return ((b << 16) | a) >>> 0;
 }
 
 /** The `.idx` (version 2) of a pack: a fan-out table, the sorted ids, their CRC-32s and offsets, both checksums. */
