@@ -1,8 +1,7 @@
 import type { GitEnv } from './git';
 import { readIndexFile, type IndexEntry } from './index-file';
 import type { Repo } from './repo';
-import { gitShare, inSubtrees } from './git-share';
-import { readAndHash, storeMissing, type FileJob, type HashedFile } from './stage-files';
+import { readAndHash, storeMissing, type FileJob } from './stage-files';
 
 /** What `addDirectly` staged. */
 export interface DirectAdd {
@@ -21,8 +20,9 @@ export interface DirectAdd {
  * and git records the entries (`update-index --index-info`). git add runs the
  * collision-detecting SHA-1 over every file twice (for the blob, and again in its pack's
  * checksum): on the bench's 2,000 files it takes 0.3–0.45 s of a core, where OpenSSL's
- * SHA-1 and the rest of stage-files.ts take about 0.2 s. In a big round, `git add --all`
- * stages a quarter of it meanwhile (whole subtrees, see git-share.ts), on the other core.
+ * SHA-1 and the rest of stage-files.ts take about 0.1 s. (Sharing the files with a `git add`
+ * on the other core was tried: at eight times the cost per file, git only took cores the
+ * round's diff needed.)
  *
  * A file git would convert on its way in (a `filter`, `ident` or `working-tree-encoding`
  * attribute, or a carriage return that end-of-line settings may strip), anything that is
@@ -69,52 +69,20 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
     if (byGit.has(file) || file.endsWith('/') || (entry && entry.mode !== '100644' && entry.mode !== '100755')) byGit.add(file.replace(/\/$/, ''));
     else jobs.push({ path: file, indexed: entry?.oid ?? null });
   }
-  // In a big round, git stages a share of the files (whole subtrees) on the other core meanwhile.
-  const subtrees = gitShare(
-    jobs.map((job) => ({ path: job.path, weight: (entries.get(job.path)?.size ?? 0) + PER_FILE_BYTES })),
-    shareSettings,
-  );
-  let mine = jobs;
-  let gitsShare: Promise<boolean> | null = null;
-  if (subtrees) {
-    gitsShare = addByGit(repo, env, addConfig, subtrees).then(
-      () => true,
-      () => false, // a subtree git will not name (an ignored folder holding tracked files…): read here instead
-    );
-    const taken = new Set(subtrees);
-    mine = jobs.filter((job) => !inSubtrees(job.path, taken));
-  }
   const place = { root: repo.root, objectsDir: repo.objectsDir, env };
   const autocrlf = core.has('core.autocrlf') && gitBool(core.get('core.autocrlf')!) !== false;
-  /** Reads, hashes and stores the jobs' files; the ones git must convert are left to it. */
-  const stage = async (jobs: FileJob[]) => {
-    const hashed = readAndHash(place, jobs);
-    for (const file of hashed.leftToGit) byGit.add(file);
-    const [attrs, stored] = await Promise.all([attributesOf, hashed.stored]);
-    const staged = hashed.files.filter((file) => {
-      const of = attrs.get(file.path);
-      const converted = CONVERTING.some((a) => isSet(of?.get(a))) || (file.content.includes(CR) && (autocrlf || EOL.some((a) => of?.get(a) !== 'unspecified')));
-      if (converted) byGit.add(file.path);
-      return !converted;
-    });
-    await storeMissing(place, staged, (file) => entries.get(file)?.oid ?? null, stored);
-    return { staged, gone: hashed.gone };
-  };
-  let staged: HashedFile[];
-  let gone: string[];
-  try {
-    ({ staged, gone } = await stage(mine));
-  } finally {
-    await gitsShare; // git holds the index's lock until it is done
-  }
-  if (gitsShare && (await gitsShare)) {
-    shareSettings.shared++;
-  } else if (gitsShare) {
-    const done = new Set(mine);
-    const more = await stage(jobs.filter((job) => !done.has(job)));
-    staged.push(...more.staged);
-    gone.push(...more.gone);
-  }
+  // The files are read, hashed and stored here; the ones git must convert are left to it.
+  const hashed = readAndHash(place, jobs);
+  for (const file of hashed.leftToGit) byGit.add(file);
+  const [attrs, stored] = await Promise.all([attributesOf, hashed.stored]);
+  const staged = hashed.files.filter((file) => {
+    const of = attrs.get(file.path);
+    const converted = CONVERTING.some((a) => isSet(of?.get(a))) || (file.content.includes(CR) && (autocrlf || EOL.some((a) => of?.get(a) !== 'unspecified')));
+    if (converted) byGit.add(file.path);
+    return !converted;
+  });
+  await storeMissing(place, staged, (file) => entries.get(file)?.oid ?? null, stored);
+  const { gone } = hashed;
   // Git stages the rest into the same index, then every entry staged here is recorded.
   if (byGit.size) await addByGit(repo, env, addConfig, [...byGit]);
   const zero = '0'.repeat(40);
@@ -137,15 +105,6 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
 function addByGit(repo: Repo, env: GitEnv, addConfig: string[], paths: string[]): Promise<Buffer> {
   return repo.git.runBytes(['--literal-pathspecs', 'add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], env, addConfig, nulList(paths));
 }
-
-/**
- * git's share of a big round (see `gitShare`): git add stores a file several times slower
- * than Involut here, so it gets about a quarter. An object, so that tests can force either
- * way and count the captures that were shared (`shared`).
- */
-export const shareSettings = { fromBytes: 4 << 20, share: 0.25, maxSubtrees: 64, shared: 0 };
-/** What one more file costs beyond its bytes (open, stat, an index entry), in bytes. */
-const PER_FILE_BYTES = 4096;
 
 /** Attributes under which git changes a file's bytes as it stores them. */
 const CONVERTING = ['filter', 'ident', 'working-tree-encoding'];

@@ -7,15 +7,12 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { captureStats, captureTree } from '../../server/git/capture';
-import { shareSettings } from '../../server/git/direct-add';
 import { openRepo } from '../../server/git/repo';
 import { binaryBytes, cleanup, configureIdentity, lines, makeRepo, repoAt, sha256, tempDir, type TempRepo } from '../helpers/git-repo';
 
 afterAll(cleanup);
-const defaults = { ...shareSettings };
-afterEach(() => Object.assign(shareSettings, { fromBytes: defaults.fromBytes, share: defaults.share }));
 
 /** The tree one `git add --all` makes of the working state (into a copy of the index), `.review/` left out. */
 function gitAddTree(repo: TempRepo): string {
@@ -29,19 +26,17 @@ function gitAddTree(repo: TempRepo): string {
 }
 
 /**
- * Captures the working state twice, read here alone and then with git given a share, and
+ * Captures the working state twice (the second time, every blob is stored already) and
  * checks both against git add --all: staged directly or not as expected, the real index untouched.
  */
-async function capture(repo: TempRepo, { direct = true, shared = direct }: { direct?: boolean; shared?: boolean } = {}): Promise<string> {
+async function capture(repo: TempRepo, { direct = true }: { direct?: boolean } = {}): Promise<string> {
   const index = () => ({ bytes: sha256(readFileSync(repo.path('.git/index'))), mtime: statSync(repo.path('.git/index')).mtimeMs });
   const before = index();
   const trees: string[] = [];
-  for (const fromBytes of [Number.POSITIVE_INFINITY, 0]) {
-    shareSettings.fromBytes = fromBytes;
-    const [count, shares] = [captureStats.direct, shareSettings.shared];
+  for (let i = 0; i < 2; i++) {
+    const count = captureStats.direct;
     trees.push(await captureTree(await openRepo(repo.dir)));
     expect(captureStats.direct - count, direct ? 'staged directly' : 'staged by one git add').toBe(direct ? 1 : 0);
-    expect(shareSettings.shared - shares, 'git given a share').toBe(shared && fromBytes === 0 ? 1 : 0);
   }
   expect(index()).toEqual(before);
   const expected = gitAddTree(repo); // after: its git add stores every blob (loose), so a capture would store none
@@ -160,9 +155,9 @@ describe('a capture staged directly', () => {
     repo.write('a.txt', 'a\n');
     repo.commit('base');
     repo.write('crlf.txt', 'kept\r\nas is\r\n');
-    expect(repo.git(['cat-file', '-p', `${await capture(repo, { shared: false })}:crlf.txt`])).toBe('kept\r\nas is\r\n');
+    expect(repo.git(['cat-file', '-p', `${await capture(repo)}:crlf.txt`])).toBe('kept\r\nas is\r\n');
     repo.git(['config', 'core.autocrlf', 'true']);
-    expect(repo.git(['cat-file', '-p', `${await capture(repo, { shared: false })}:crlf.txt`])).toBe('kept\nas is\n');
+    expect(repo.git(['cat-file', '-p', `${await capture(repo)}:crlf.txt`])).toBe('kept\nas is\n');
   });
 
   it('resolves a merge conflict as git add --all does', async () => {
@@ -193,11 +188,11 @@ describe('a capture staged directly', () => {
     repo.write('.gitignore', '!/.review/\n');
     repo.write('.review/material.json', '{}\n');
     repo.write('a.txt', 'changed\n');
-    const tree = await capture(repo, { shared: false }); // one file to stage
+    const tree = await capture(repo); // one file to stage
     expect(listing(repo, tree).filter((p) => p.includes('.review'))).toEqual([]);
   });
 
-  it("reads git's share itself when git will not name it (an ignored folder holding tracked files)", async () => {
+  it('stages a tracked file inside an ignored folder', async () => {
     const repo = makeRepo();
     repo.write('.gitignore', 'build/\n');
     repo.write('build/kept.txt', 'tracked inside an ignored folder\n');
@@ -206,8 +201,7 @@ describe('a capture staged directly', () => {
     repo.commit('base');
     repo.write('build/kept.txt', 'changed\n');
     repo.write('src/a.txt', 'changed\n');
-    shareSettings.share = 0.6; // build/ first
-    const tree = await capture(repo, { shared: false });
+    const tree = await capture(repo);
     expect(repo.git(['cat-file', '-p', `${tree}:build/kept.txt`])).toBe('changed\n');
   });
 
