@@ -99,37 +99,18 @@ export class Git {
 
   /**
    * Starts a git that reads its questions on stdin before they are known, so its start-up
-   * is paid while something else runs: `ask` sends some as they come (in batches), `answer` sends the
-   * last (once), closes stdin and resolves with stdout once git exited 0; `answer()` with
-   * nothing just ends git.
+   * is paid while something else runs: `answer` sends them (once), closes stdin and
+   * resolves with stdout once git exited 0; `answer()` with nothing just ends git.
    */
-  start(args: string[], env: GitEnv = {}): { ask: (input: string) => void; answer: (input?: Buffer) => Promise<Buffer> } {
+  start(args: string[], env: GitEnv = {}): { answer: (input?: Buffer) => Promise<Buffer> } {
     const child = this.spawn(args, env);
     const done = exited(child, `git ${args[0]}`);
     done.catch(() => {}); // awaited in answer()
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stdin.on('error', () => {}); // git may exit without reading it all; its exit code tells
-    // Questions go in batches: one write (a system call, and git woken up) per question cost
-    // more than git's answers on a round of thousands.
-    let pending = '';
-    let scheduled = false;
-    const flush = () => {
-      scheduled = false;
-      if (pending) child.stdin.write(pending);
-      pending = '';
-    };
     return {
-      ask: (input) => {
-        pending += input;
-        if (pending.length >= ASK_BATCH) flush();
-        else if (!scheduled) {
-          scheduled = true;
-          setImmediate(flush);
-        }
-      },
       answer: async (input) => {
-        flush();
         child.stdin.end(input);
         await done;
         return Buffer.concat(chunks);
@@ -146,9 +127,6 @@ export class Git {
     });
   }
 }
-
-/** Characters of questions sent to a started git at once (about a hundred object ids). */
-const ASK_BATCH = 4096;
 
 function gitArgs(args: string[], extraConfig: string[] = []): string[] {
   return [...[...NEUTRAL_CONFIG, ...extraConfig].flatMap((c) => ['-c', c]), ...args];

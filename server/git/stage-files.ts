@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { blobId, writePack, type PackedObject } from './object-pack';
 import { Git, type GitEnv } from './git';
+import { storedObjects } from './stored-objects';
 
 /** One changed path to read: its path, and the blob id the index holds for it (a tracked file), else null. */
 export interface FileJob {
@@ -35,45 +36,45 @@ export interface StagingPlace {
 }
 
 /**
- * Reads and hashes changed files (synchronously, one descriptor each). Whether the
- * repository has a blob is asked (`cat-file --batch-check`) as soon as its id is known,
- * so git answers while the next files are read.
+ * Reads and hashes changed files (synchronously, one descriptor each), then looks up which
+ * of the new blobs the repository has already (see `storedAmong`).
  */
 export function readAndHash(place: StagingPlace, jobs: FileJob[]): HashedFiles {
-  const existing = new Git(place.root).start(['cat-file', '--buffer', '--batch-check=%(objectname) %(objecttype)'], place.env);
   const found: Omit<HashedFiles, 'stored'> = { files: [], gone: [], leftToGit: [] };
   const asked = new Set<string>();
   const arena = new Arena();
-  try {
-    for (const job of jobs) {
-      const read = readRegularFile(`${place.root}/${job.path}`, arena);
-      if (read === 'gone') {
-        if (job.indexed !== null) found.gone.push(job.path);
-      } else if (read === 'git') {
-        found.leftToGit.push(job.path);
-      } else {
-        const oid = blobId(read.content);
-        found.files.push({ path: job.path, mode: read.executable ? '100755' : '100644', oid, content: read.content });
-        if (job.indexed !== oid && !asked.has(oid)) {
-          asked.add(oid);
-          existing.ask(`${oid}\n`);
-        }
-      }
+  for (const job of jobs) {
+    const read = readRegularFile(`${place.root}/${job.path}`, arena);
+    if (read === 'gone') {
+      if (job.indexed !== null) found.gone.push(job.path);
+    } else if (read === 'git') {
+      found.leftToGit.push(job.path);
+    } else {
+      const oid = blobId(read.content);
+      found.files.push({ path: job.path, mode: read.executable ? '100755' : '100644', oid, content: read.content });
+      if (job.indexed !== oid) asked.add(oid);
     }
-  } catch (error) {
-    existing.answer().catch(() => {});
-    throw error;
   }
-  const stored = existing.answer().then((answer) => {
-    const known = new Set<string>();
-    for (const line of answer.toString('latin1').split('\n')) {
-      const [oid, type] = line.split(' ');
-      if (oid && type === 'blob') known.add(oid);
-    }
-    return known;
-  });
+  const stored = storedAmong(place, [...asked]);
   stored.catch(() => {}); // awaited by the caller
   return { ...found, stored };
+}
+
+/**
+ * Which of the blob ids the repository has: read from its pack indexes and loose objects
+ * (see stored-objects.ts), else asked of git (`cat-file --batch-check`).
+ */
+async function storedAmong(place: StagingPlace, oids: string[]): Promise<Set<string>> {
+  if (oids.length === 0) return new Set();
+  const known = storedObjects(place.objectsDir, oids);
+  if (known) return known;
+  const answer = await new Git(place.root).runBytes(['cat-file', '--buffer', '--batch-check=%(objectname) %(objecttype)'], place.env, [], Buffer.from(`${oids.join('\n')}\n`));
+  const stored = new Set<string>();
+  for (const line of answer.toString('latin1').split('\n')) {
+    const [oid, type] = line.split(' ');
+    if (oid && type === 'blob') stored.add(oid);
+  }
+  return stored;
 }
 
 /**
