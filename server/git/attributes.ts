@@ -1,3 +1,4 @@
+import { UNFLUSHED } from './git';
 import type { Repo } from './repo';
 
 /** `linguist-generated` per path: true (set), false (explicitly unset), absent when unspecified. */
@@ -11,7 +12,7 @@ export async function generatedAttribute(repo: Repo, paths: string[]): Promise<M
  * paid while something else runs. `lookUp` must be called once (with no paths, it just ends git).
  */
 export function startGeneratedAttribute(repo: Repo): { lookUp: (paths: string[]) => Promise<Map<string, boolean>> } {
-  const git = repo.git.start(['check-attr', '-z', '--stdin', 'linguist-generated']);
+  const git = repo.git.start(['check-attr', '-z', '--stdin', 'linguist-generated'], UNFLUSHED);
   return {
     lookUp: async (paths) => {
       const result = new Map<string, boolean>();

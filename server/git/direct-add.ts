@@ -1,4 +1,4 @@
-import type { GitEnv } from './git';
+import { UNFLUSHED, type GitEnv } from './git';
 import { readIndexFile, type IndexEntry } from './index-file';
 import type { Repo } from './repo';
 import { readAndHash, storeMissing, type FileJob } from './stage-files';
@@ -40,7 +40,7 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
   if (process.platform === 'darwin' || process.platform === 'win32' || repo.emptyTree.length !== 40) return null;
   const listing = repo.git.runBytes(['ls-files', '-z', '--modified', '--others', '--exclude-standard'], env);
   const settings = repo.git.run(['config', '-z', '--get-regexp', SETTINGS], env).catch(() => '');
-  const attributes = repo.git.start(['check-attr', '-z', '--stdin', ...CONVERTING, ...EOL], env);
+  const attributes = repo.git.start(['check-attr', '-z', '--stdin', ...CONVERTING, ...EOL], { ...env, ...UNFLUSHED });
   onListing?.();
   const [listed, config, index] = await Promise.all([listing, settings, readIndexFile(env.GIT_INDEX_FILE!, 20)]).catch(async (error: unknown) => {
     await attributes.answer().catch(() => {});

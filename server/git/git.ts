@@ -38,7 +38,16 @@ export interface GitEnv {
   GIT_INDEX_FILE?: string;
   /** glibc's malloc settings (see capture.ts); ignored by other C libraries. */
   GLIBC_TUNABLES?: string;
+  /** `0`: git writes its answers in blocks instead of one write per answer (see `UNFLUSHED`). */
+  GIT_FLUSH?: string;
 }
+
+/**
+ * For a git that answers many questions read at once (`check-attr --stdin`): it writes
+ * its answers in blocks rather than flushing each one, thousands of writes fewer on a big
+ * round, each of which Node would read and wake up for.
+ */
+export const UNFLUSHED: GitEnv = { GIT_FLUSH: '0' };
 
 /**
  * The one owner of running git. Every command gets NEUTRAL_CONFIG and the minimal

@@ -27,8 +27,15 @@ export function storedObjects(objectsDir: string, oids: string[]): Set<string> |
     if (!table) return null;
     for (const oid of wanted) if (table.has(oid)) found.add(oid.toString('hex'));
   }
+  // Loose objects: the folders there are (one per first byte) are listed once each.
+  const folders = new Set(readdirSync(objectsDir).filter((name) => /^[0-9a-f]{2}$/.test(name)));
+  const listed = new Map<string, Set<string>>();
   for (const oid of oids) {
-    if (!found.has(oid) && existsSync(path.join(objectsDir, oid.slice(0, 2), oid.slice(2)))) found.add(oid);
+    const folder = oid.slice(0, 2);
+    if (found.has(oid) || !folders.has(folder)) continue;
+    let names = listed.get(folder);
+    if (!names) listed.set(folder, (names = new Set(readdirSync(path.join(objectsDir, folder)))));
+    if (names.has(oid.slice(2))) found.add(oid);
   }
   return found;
 }
