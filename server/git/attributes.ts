@@ -12,12 +12,14 @@ export async function generatedAttribute(repo: Repo, paths: string[]): Promise<M
  * paid while something else runs. `lookUp` must be called once (with no paths, it just ends git).
  */
 export function startGeneratedAttribute(repo: Repo): { lookUp: (paths: string[]) => Promise<Map<string, boolean>> } {
-  const git = repo.git.start(['check-attr', '-z', '--stdin', 'linguist-generated'], UNFLUSHED);
+  // `--all`: only the attributes a path has are written, nothing at all where none applies.
+  const git = repo.git.start(['check-attr', '-z', '--stdin', '--all'], UNFLUSHED);
   return {
     lookUp: async (paths) => {
       const result = new Map<string, boolean>();
       const fields = (await git.answer(Buffer.from(paths.map((p) => `${p}\0`).join('')))).toString('utf8').split('\0');
       for (let i = 0; i + 2 < fields.length; i += 3) {
+        if (fields[i + 1] !== 'linguist-generated') continue;
         const value = fields[i + 2];
         if (value === 'set' || value === 'true') result.set(fields[i]!, true);
         else if (value === 'unset' || value === 'false') result.set(fields[i]!, false);

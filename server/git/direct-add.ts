@@ -40,7 +40,8 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
   if (process.platform === 'darwin' || process.platform === 'win32' || repo.emptyTree.length !== 40) return null;
   const listing = repo.git.runBytes(['ls-files', '-z', '--modified', '--others', '--exclude-standard'], env);
   const settings = repo.git.run(['config', '-z', '--get-regexp', SETTINGS], env).catch(() => '');
-  const attributes = repo.git.start(['check-attr', '-z', '--stdin', ...CONVERTING, ...EOL], { ...env, ...UNFLUSHED });
+  // `--all`: only the attributes a path has are written, nothing at all where none applies.
+  const attributes = repo.git.start(['check-attr', '-z', '--stdin', '--all'], { ...env, ...UNFLUSHED });
   onListing?.();
   const [listed, config, index] = await Promise.all([listing, settings, readIndexFile(env.GIT_INDEX_FILE!, 20)]).catch(async (error: unknown) => {
     await attributes.answer().catch(() => {});
@@ -77,7 +78,7 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
   const [attrs, stored] = await Promise.all([attributesOf, hashed.stored]);
   const staged = hashed.files.filter((file) => {
     const of = attrs.get(file.path);
-    const converted = CONVERTING.some((a) => isSet(of?.get(a))) || (file.content.includes(CR) && (autocrlf || EOL.some((a) => of?.get(a) !== 'unspecified')));
+    const converted = CONVERTING.some((a) => isSet(of?.get(a))) || (file.content.includes(CR) && (autocrlf || EOL.some((a) => of?.has(a))));
     if (converted) byGit.add(file.path);
     return !converted;
   });
@@ -113,7 +114,7 @@ const EOL = ['text', 'eol', 'crlf'];
 /** The settings that decide whether `addDirectly` stages as git would. */
 const SETTINGS = '^core\\.(filemode|symlinks|ignorecase|precomposeunicode|sharedrepository|autocrlf)$';
 
-/** Each path's attributes from `check-attr -z` output: `unspecified`, `unset`, `set` or a value. */
+/** Each path's attributes from `check-attr -z --all` output: `unset`, `set` or a value (an attribute not given is unspecified). */
 function parseAttributes(output: Buffer): Map<string, Map<string, string>> {
   const found = new Map<string, Map<string, string>>();
   const fields = output.toString('utf8').split('\0');
@@ -126,7 +127,7 @@ function parseAttributes(output: Buffer): Map<string, Map<string, string>> {
 }
 
 const CR = 0x0d;
-const isSet = (value: string | undefined) => value !== undefined && value !== 'unspecified' && value !== 'unset';
+const isSet = (value: string | undefined) => value !== undefined && value !== 'unset';
 
 /** `git config -z --get-regexp` output as a map; a key given with no `=` maps to null. */
 function gitSettings(config: string): Map<string, string | null> {
