@@ -3,6 +3,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { version } from '../package.json';
 import { InvolutError } from './errors';
+import { startEarly } from './git/early';
 import { Output } from './output';
 
 const HELP = `involut ${version}: review what a coding agent changed
@@ -114,7 +115,9 @@ const COMMANDS: Record<string, Command<Options>> = {
       // 92 functions and about 0.2 s of a core, more than it saved, with git wanting both cores.
       // Sixteen times the run before optimizing leaves that to the few loops that are truly hot.
       setFlagsFromString(`--interrupt-budget=${16 * 66 * 1024}`);
-      // Every command is loaded when it runs: `rounds` starts git early, and zod (which the others use) costs it a third of its start-up.
+      // Its first gits run while its modules load.
+      startEarly(values.repo ?? process.cwd());
+      // Every command is loaded when it runs: zod (which the others use) would cost `rounds` a third of its start-up.
       const { rounds } = await import('./commands/rounds');
       await rounds({ repo: values.repo ?? process.cwd(), base: values.base, sinceLast: values['since-last'], begin: values.begin }, out);
     },

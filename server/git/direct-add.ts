@@ -1,3 +1,4 @@
+import { LISTING, SETTINGS, takeEarly } from './early';
 import { UNFLUSHED, type GitEnv } from './git';
 import { readIndexFile, type IndexEntry } from './index-file';
 import type { Repo } from './repo';
@@ -38,8 +39,10 @@ export interface DirectAdd {
  */
 export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], onListing?: () => void): Promise<DirectAdd | null> {
   if (process.platform === 'darwin' || process.platform === 'win32' || repo.emptyTree.length !== 40) return null;
-  const listing = repo.git.runBytes(['ls-files', '-z', '--modified', '--others', '--exclude-standard'], env);
-  const settings = repo.git.run(['config', '-z', '--get-regexp', SETTINGS], env).catch(() => '');
+  const listing = takeEarly('listing', repo.root).then((early) => early ?? repo.git.runBytes(LISTING, env));
+  const settings = takeEarly('settings', repo.root)
+    .then((early) => early ?? repo.git.runBytes(['config', '-z', '--get-regexp', SETTINGS], env))
+    .then((config) => config.toString('utf8'), () => '');
   // `--all`: only the attributes a path has are written, nothing at all where none applies.
   const attributes = repo.git.start(['check-attr', '-z', '--stdin', '--all'], { ...env, ...UNFLUSHED });
   onListing?.();
@@ -111,8 +114,6 @@ function addByGit(repo: Repo, env: GitEnv, addConfig: string[], paths: string[])
 const CONVERTING = ['filter', 'ident', 'working-tree-encoding'];
 /** Attributes under which git may turn CRLF into LF as it stores a file (so does core.autocrlf). */
 const EOL = ['text', 'eol', 'crlf'];
-/** The settings that decide whether `addDirectly` stages as git would. */
-const SETTINGS = '^core\\.(filemode|symlinks|ignorecase|precomposeunicode|sharedrepository|autocrlf)$';
 
 /** Each path's attributes from `check-attr -z --all` output: `unset`, `set` or a value (an attribute not given is unspecified). */
 function parseAttributes(output: Buffer): Map<string, Map<string, string>> {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { InvolutError } from '../errors';
+import { REPO_PROBE, REPO_WHERE, takeEarlyProbe } from './early';
 import { Git } from './git';
 
 /** Where a repository and its git files are, resolved once per command. */
@@ -34,16 +35,14 @@ const EMPTY_TREES: Record<string, string> = {
  */
 export async function openRepo(dir: string): Promise<Repo> {
   const probe = new Git(dir);
-  const where = ['rev-parse', '--show-toplevel', '--path-format=absolute', '--git-path', 'index', '--git-path', 'info/exclude', '--git-path', 'objects', '--show-object-format'];
-  // `--abbrev-ref=loose` shortens as `symbolic-ref --short` does; a detached HEAD prints `HEAD`.
-  const all = await probe.tryRun([...where, 'HEAD^{commit}', '--abbrev-ref=loose', 'HEAD']);
+  const all = await (takeEarlyProbe(dir) ?? probe.tryRun(REPO_PROBE));
   const lines = all?.split('\n') ?? [];
   if (all !== null && lines.length >= 7 && OBJECT_ID.test(lines[5]!)) {
     const [top, indexFile, excludeFile, objectsDir, format, head, branch] = lines as [string, string, string, string, string, string, string];
     return repoAt({ top, indexFile, excludeFile, objectsDir, format }, head, branch === 'HEAD' ? null : branch);
   }
   const [found, head, branch] = await Promise.all([
-    probe.tryRun(where),
+    probe.tryRun(REPO_WHERE),
     probe.tryRun(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']),
     probe.tryRun(['symbolic-ref', '--quiet', '--short', 'HEAD']),
   ]);

@@ -1,0 +1,56 @@
+import { Git } from './git';
+
+/**
+ * The first gits of `involut rounds`, started before its modules load (about 20 ms):
+ * where the repository is (`REPO_PROBE`, see `openRepo`), then, at its top level, what
+ * changed (`LISTING`) and the settings that decide how it is staged (`SETTINGS`, see
+ * `addDirectly`). Each answer is taken once, by the code that would otherwise ask the same
+ * question of the same folder; anything not taken is simply not used.
+ */
+export function startEarly(dir: string): void {
+  const where = new Git(dir).tryRun(REPO_PROBE);
+  const top = where.then((lines) => lines?.split('\n')[0] || null);
+  const at = (args: string[]) =>
+    top.then((root) => {
+      if (!root) return null;
+      const answer = new Git(root).runBytes(args);
+      answer.catch(() => {}); // a failure is met again when the question is asked for real
+      return { root, answer };
+    });
+  started = { dir, where, listing: at(LISTING), settings: at(['config', '-z', '--get-regexp', SETTINGS]) };
+}
+
+let started: {
+  dir: string;
+  where: Promise<string | null>;
+  listing: Promise<{ root: string; answer: Promise<Buffer> } | null>;
+  settings: Promise<{ root: string; answer: Promise<Buffer> } | null>;
+} | null = null;
+
+/** `openRepo`'s one git command (`REPO_PROBE`) for `dir`, if it was started early; taken once. */
+export function takeEarlyProbe(dir: string): Promise<string | null> | null {
+  if (!started || started.dir !== dir) return null;
+  const { where } = started;
+  started = { ...started, dir: '' };
+  return where;
+}
+
+/** The answer of the listing or the settings run at `root`, if it was started early; taken once. */
+export async function takeEarly(which: 'listing' | 'settings', root: string): Promise<Buffer | null> {
+  const early = started?.[which];
+  if (!early || !started) return null;
+  started = { ...started, [which]: Promise.resolve(null) };
+  const ran = await early;
+  return ran && ran.root === root ? ran.answer : null;
+}
+
+/** Where a repository and its git files are (see `openRepo`). */
+export const REPO_WHERE = ['rev-parse', '--show-toplevel', '--path-format=absolute', '--git-path', 'index', '--git-path', 'info/exclude', '--git-path', 'objects', '--show-object-format'];
+/** …with HEAD and its branch: `--abbrev-ref=loose` shortens as `symbolic-ref --short` does; a detached HEAD prints `HEAD`. */
+export const REPO_PROBE = [...REPO_WHERE, 'HEAD^{commit}', '--abbrev-ref=loose', 'HEAD'];
+
+/** Every changed path of the working tree: modified or deleted tracked files and untracked ones not ignored. */
+export const LISTING = ['ls-files', '-z', '--modified', '--others', '--exclude-standard'];
+
+/** The settings that decide whether `addDirectly` stages as git would. */
+export const SETTINGS = '^core\\.(filemode|symlinks|ignorecase|precomposeunicode|sharedrepository|autocrlf)$';
