@@ -85,18 +85,24 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
     if (converted) byGit.add(file.path);
     return !converted;
   });
-  await storeMissing(place, staged, (file) => entries.get(file)?.oid ?? null, stored);
+  // The pack is flushed to disk while the index is written (git records ids without reading
+  // their objects); both are done before this returns, and the diff reads the objects.
+  const packed = storeMissing(place, staged, (file) => entries.get(file)?.oid ?? null, stored);
+  packed.catch(() => {}); // awaited below
   const { gone } = hashed;
   // Git stages the rest into the same index, then every entry staged here is recorded.
-  if (byGit.size) await addByGit(repo, env, addConfig, [...byGit]);
-  const zero = '0'.repeat(40);
-  const info = [
-    ...staged.map((s) => `${s.mode} ${s.oid} 0\t${s.path}\0`),
-    ...gone.map((file) => `0 ${zero}\t${file}\0`),
-    // `.review/` leaves the capture whatever .gitignore says, tracked or not.
-    ...index.entries.filter((e) => isReview(e.path)).map((e) => `0 ${zero}\t${e.path}\0`),
-  ];
-  if (info.length) await repo.git.runBytes(['update-index', '-z', '--index-info'], env, [], Buffer.from(info.join('')));
+  const recorded = (async () => {
+    if (byGit.size) await addByGit(repo, env, addConfig, [...byGit]);
+    const zero = '0'.repeat(40);
+    const info = [
+      ...staged.map((s) => `${s.mode} ${s.oid} 0\t${s.path}\0`),
+      ...gone.map((file) => `0 ${zero}\t${file}\0`),
+      // `.review/` leaves the capture whatever .gitignore says, tracked or not.
+      ...index.entries.filter((e) => isReview(e.path)).map((e) => `0 ${zero}\t${e.path}\0`),
+    ];
+    if (info.length) await repo.git.runBytes(['update-index', '-z', '--index-info'], env, [], Buffer.from(info.join('')));
+  })();
+  for (const done of await Promise.allSettled([packed, recorded])) if (done.status === 'rejected') throw done.reason;
   const sizes = new Map(staged.map((s) => [s.path, s.content.length]));
   return {
     sizes,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fsync, openSync, rmSync, writevSync } from 'node:fs';
+import { closeSync, fsync, openSync, rmSync, writeSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -25,50 +25,29 @@ export const blobId = (content: Buffer) => objectId('blob', content);
  * version 2 of both formats, SHA-1 ids), as `git add` stores them in bulk, so that git
  * reads them like any object it wrote itself. Each object is deflated at level 0 (zlib's
  * stored blocks: still zlib, so every git inflates it; `git gc` recompresses the pack
- * later), which costs a checksum instead of compression, and its bytes go to the file
- * straight from the buffer they were read into (gathered writes, no copy). Both files
+ * later), which costs a checksum instead of compression (see `PackOutput` for how the
+ * bytes reach the file). Both files
  * are flushed to disk (in the background, while the caller goes on) before the index
  * that makes the pack visible is moved into place, last, as git does: a pack appears whole
  * or not at all. Resolves with the pack's path once it is in place.
  */
 export function writePack(packDir: string, objects: PackedObject[]): Promise<string> {
   const temporary = path.join(packDir, `tmp_involut_${process.pid}_${Date.now()}_${++packsStarted}`);
-  const packHash = createHash('sha1');
+  const fd = openSync(`${temporary}.pack`, 'wx', 0o444);
   const offsets: number[] = [];
   const crcs: number[] = [];
-  let offset = 0;
-  const fd = openSync(`${temporary}.pack`, 'wx', 0o444);
-  const pending: Buffer[] = [];
-  const flush = () => {
-    for (let done = 0; done < pending.length; ) done += writevFully(fd, pending.slice(done, done + MAX_PIECES));
-    pending.length = 0;
-  };
-  const put = (bytes: Buffer) => {
-    pending.push(bytes);
-    offset += bytes.length;
-    if (pending.length >= MAX_PIECES) flush();
-  };
   let checksum: Buffer;
   try {
-    const header = Buffer.alloc(12);
+    const out = new PackOutput(fd);
+    const header = out.room(12);
     header.write('PACK', 0, 'latin1');
     header.writeUInt32BE(2, 4);
     header.writeUInt32BE(objects.length, 8);
-    packHash.update(header);
-    put(header);
     for (const object of objects) {
-      offsets.push(offset);
-      let crc = 0;
-      for (const piece of packedObject(object.type === 'tree' ? TREE : BLOB, object.content)) {
-        packHash.update(piece);
-        crc = crc32(piece, crc);
-        put(piece);
-      }
-      crcs.push(crc);
+      offsets.push(out.offset);
+      crcs.push(packObject(out, object.type === 'tree' ? TREE : BLOB, object.content));
     }
-    checksum = packHash.digest();
-    put(checksum);
-    flush();
+    checksum = out.finish();
   } catch (error) {
     closeSync(fd);
     rmSync(`${temporary}.pack`, { force: true });
@@ -102,33 +81,108 @@ export function writePack(packDir: string, objects: PackedObject[]): Promise<str
 /** Packs this process started writing, so that two started in the same millisecond get different names. */
 let packsStarted = 0;
 
-/** Pieces per gathered write (Linux takes at most 1,024). */
-const MAX_PIECES = 1024;
-
-/** Writes all of `pieces` with one or more `writev`; returns how many pieces that was. */
-function writevFully(fd: number, pieces: Buffer[]): number {
-  let rest = pieces;
-  while (rest.length) {
-    let written = writevSync(fd, rest);
-    let i = 0;
-    while (i < rest.length && written >= rest[i]!.length) written -= rest[i++]!.length;
-    rest = rest.slice(i);
-    if (written > 0) rest[0] = rest[0]!.subarray(written);
-  }
-  return pieces.length;
-}
-
 const TREE = 2;
 const BLOB = 3;
 const STORED_BLOCK = 65535;
 
 /**
- * One pack entry, in pieces: the type-and-size header with zlib's two-byte header, then
- * each stored block's five-byte header and a view of the content, then the Adler-32.
+ * The pack file being written: entries are laid out in a buffer of a mebibyte, which is
+ * hashed into the pack's checksum and written a buffer at a time (a few dozen calls for a
+ * round, where a call per piece made thousands); an entry bigger than the buffer goes
+ * straight from its content.
  */
-function packedObject(type: number, content: Buffer): Buffer[] {
+class PackOutput {
+  offset = 0;
+  private readonly buffer = Buffer.allocUnsafe(1 << 20);
+  private used = 0;
+  private readonly hash = createHash('sha1');
+
+  constructor(private readonly fd: number) {}
+
+  /** `n` bytes of the buffer to fill, written after what came before. */
+  room(n: number): Buffer {
+    if (n > this.buffer.length - this.used) this.flush();
+    this.used += n;
+    this.offset += n;
+    return this.buffer.subarray(this.used - n, this.used);
+  }
+
+  /** Bytes written as they are (a big entry's content). */
+  put(bytes: Buffer): void {
+    this.flush();
+    this.hash.update(bytes);
+    writeAll(this.fd, bytes);
+    this.offset += bytes.length;
+  }
+
+  /** Writes the pack's checksum after everything, and returns it. */
+  finish(): Buffer {
+    this.flush();
+    const checksum = this.hash.digest();
+    writeAll(this.fd, checksum);
+    return checksum;
+  }
+
+  private flush(): void {
+    if (this.used === 0) return;
+    const bytes = this.buffer.subarray(0, this.used);
+    this.hash.update(bytes);
+    writeAll(this.fd, bytes);
+    this.used = 0;
+  }
+}
+
+function writeAll(fd: number, bytes: Buffer): void {
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+}
+
+/**
+ * Writes one pack entry: the type-and-size header, zlib's two-byte header, each stored
+ * block's five-byte header and its part of the content, then the Adler-32. Returns the
+ * entry's CRC-32 (for the index). An entry that fits is laid out in the pack's buffer
+ * whole; a bigger one is passed on piece by piece, its content as it is.
+ */
+function packObject(out: PackOutput, type: number, content: Buffer): number {
+  const head = entryHead(type, content.length);
+  const blocks = Math.max(1, Math.ceil(content.length / STORED_BLOCK));
+  const whole = head.length + blocks * 5 + content.length + 4;
+  const adler = adler32(content);
+  if (whole <= ENTRY_IN_BUFFER) {
+    const entry = out.room(whole);
+    let at = head.copy(entry, 0);
+    for (let block = 0; block < blocks; block++) {
+      const start = block * STORED_BLOCK;
+      const end = Math.min(start + STORED_BLOCK, content.length);
+      at = storedBlockHead(entry, at, end - start, block === blocks - 1);
+      at += content.copy(entry, at, start, end);
+    }
+    entry.writeUInt32BE(adler, at);
+    return crc32(entry);
+  }
+  let crc = 0;
+  const put = (bytes: Buffer) => {
+    crc = crc32(bytes, crc);
+    out.put(bytes);
+  };
+  put(head);
+  for (let block = 0; block < blocks; block++) {
+    const start = block * STORED_BLOCK;
+    const end = Math.min(start + STORED_BLOCK, content.length);
+    const blockHead = Buffer.allocUnsafe(5);
+    storedBlockHead(blockHead, 0, end - start, block === blocks - 1);
+    put(blockHead);
+    put(content.subarray(start, end));
+  }
+  const trailer = Buffer.allocUnsafe(4);
+  trailer.writeUInt32BE(adler, 0);
+  put(trailer);
+  return crc;
+}
+
+/** A pack entry's type-and-size header (size in 4 then 7-bit groups) and zlib's two-byte header. */
+function entryHead(type: number, length: number): Buffer {
   const head: number[] = [];
-  let size = content.length;
+  let size = length;
   let byte = (type << 4) | (size & 15);
   size = Math.floor(size / 16);
   while (size > 0) {
@@ -138,23 +192,19 @@ function packedObject(type: number, content: Buffer): Buffer[] {
   }
   head.push(byte);
   head.push(0x78, 0x01); // zlib: deflate with a 32 KiB window, no dictionary ((0x78 << 8 | 0x01) % 31 === 0)
-  const pieces: Buffer[] = [Buffer.from(head)];
-  const blocks = Math.max(1, Math.ceil(content.length / STORED_BLOCK));
-  for (let block = 0; block < blocks; block++) {
-    const start = block * STORED_BLOCK;
-    const length = Math.min(STORED_BLOCK, content.length - start);
-    const blockHead = Buffer.allocUnsafe(5);
-    blockHead[0] = block === blocks - 1 ? 1 : 0; // BFINAL, BTYPE 00 (stored)
-    blockHead.writeUInt16LE(length, 1);
-    blockHead.writeUInt16LE(~length & 0xffff, 3);
-    pieces.push(blockHead);
-    if (length > 0) pieces.push(content.subarray(start, start + length));
-  }
-  const adler = Buffer.allocUnsafe(4);
-  adler.writeUInt32BE(adler32(content), 0);
-  pieces.push(adler);
-  return pieces;
+  return Buffer.from(head);
 }
+
+/** Writes a stored block's header (final flag, length, its complement) at `at`; returns where it ends. */
+function storedBlockHead(into: Buffer, at: number, length: number, last: boolean): number {
+  into[at] = last ? 1 : 0; // BFINAL, BTYPE 00 (stored)
+  into.writeUInt16LE(length, at + 1);
+  into.writeUInt16LE(~length & 0xffff, at + 3);
+  return at + 5;
+}
+
+/** Entries up to this size are copied into the pack's buffer; bigger ones are written from their content. */
+const ENTRY_IN_BUFFER = 256 << 10;
 
 /** The `.idx` (version 2) of a pack: a fan-out table, the sorted ids, their CRC-32s and offsets, both checksums. */
 function packIndex(objects: PackedObject[], offsets: number[], crcs: number[], packChecksum: Buffer): Buffer {
