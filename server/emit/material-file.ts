@@ -15,17 +15,27 @@ const ESCAPE_PIECE = BUFFER_BYTES / 8;
  */
 export class MaterialFile {
   readonly temporary: string;
-  private fd: number | null;
-  private readonly buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+  private fd: number | null = null;
+  private buffer = Buffer.allocUnsafe(BUFFER_BYTES);
   private used = 0;
+  /** What was written, while it is held in memory (see the constructor); null once in the file. */
+  private held: Buffer[] | null = null;
+  private heldBytes = 0;
 
-  /** Opens `.<name>.<pid>.<time>[.<tag>].tmp` next to `file` (whose folder must exist). */
+  /**
+   * Opens `.<name>.<pid>.<time>[.<tag>].tmp` next to `file` (whose folder must exist). With
+   * `holdUpTo`, what is written stays in memory up to that many bytes, and the file is only
+   * made past them: a part that is appended to another file (see `append`) then costs no
+   * write and read back.
+   */
   constructor(
     private readonly file: string,
     tag = '',
+    private readonly holdUpTo = 0,
   ) {
     this.temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}${tag ? `.${tag}` : ''}.tmp`);
-    this.fd = openSync(this.temporary, 'wx');
+    if (holdUpTo > 0) this.held = [];
+    else this.fd = openSync(this.temporary, 'wx');
   }
 
   write(text: string): void {
@@ -33,7 +43,7 @@ export class MaterialFile {
     if (text.length * 3 > BUFFER_BYTES - this.used) {
       this.flush();
       if (text.length * 3 > BUFFER_BYTES) {
-        writeAll(this.fd!, Buffer.from(text, 'utf8'));
+        this.put(Buffer.from(text, 'utf8'));
         return;
       }
     }
@@ -58,32 +68,36 @@ export class MaterialFile {
     for (let done = 0; done < bytes.length; ) done += writeSync(this.fd!, bytes, done, bytes.length - done, at + done);
   }
 
-  /** Appends the whole content of another file (a part written alongside this one). */
-  append(other: string): void {
+  /** Appends everything written to another one (a part written alongside this one), which is then removed. */
+  append(other: MaterialFile): void {
     this.flush();
-    const from = openSync(other, 'r');
-    try {
-      for (;;) {
-        const read = readSync(from, this.buffer, 0, BUFFER_BYTES, null);
-        if (read === 0) break;
-        writeAll(this.fd!, this.buffer.subarray(0, read));
+    other.flush();
+    if (other.held) {
+      for (const bytes of other.held) this.put(bytes);
+    } else {
+      other.close();
+      const from = openSync(other.temporary, 'r');
+      try {
+        for (;;) {
+          const read = readSync(from, this.buffer, 0, BUFFER_BYTES, null);
+          if (read === 0) break;
+          this.put(this.buffer.subarray(0, read));
+        }
+      } finally {
+        closeSync(from);
       }
-    } finally {
-      closeSync(from);
     }
+    other.abort();
   }
 
-  /** Writes what is buffered, closes, and returns the temporary file's name (for `append`). */
-  close(): string {
+  /** Writes what is buffered and closes the file. */
+  close(): void {
+    this.flush();
+    if (this.held) this.spill(); // a file held in memory is made when it is closed
     if (this.fd !== null) {
-      try {
-        this.flush();
-      } finally {
-        closeSync(this.fd);
-        this.fd = null;
-      }
+      closeSync(this.fd);
+      this.fd = null;
     }
-    return this.temporary;
   }
 
   /** Closes and moves the file into place. */
@@ -92,8 +106,9 @@ export class MaterialFile {
     renameSync(this.temporary, this.file);
   }
 
-  /** Closes and removes the temporary file. */
+  /** Closes and removes the temporary file (and drops what was held). */
   abort(): void {
+    this.held = null;
     try {
       if (this.fd !== null) closeSync(this.fd);
     } catch {
@@ -105,8 +120,37 @@ export class MaterialFile {
 
   private flush(): void {
     if (this.used === 0) return;
-    writeAll(this.fd!, this.buffer.subarray(0, this.used));
+    const bytes = this.buffer.subarray(0, this.used);
+    if (this.held && this.heldBytes + bytes.length <= this.holdUpTo) {
+      // Held as it is: the buffer is handed over and a new one taken.
+      this.held.push(bytes);
+      this.heldBytes += bytes.length;
+      this.buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+    } else {
+      this.put(bytes);
+    }
     this.used = 0;
+  }
+
+  /** Writes bytes after what was written (held ones first go to the file, once past what may be held). */
+  private put(bytes: Buffer): void {
+    if (this.held) {
+      if (this.heldBytes + bytes.length <= this.holdUpTo) {
+        this.held.push(Buffer.from(bytes));
+        this.heldBytes += bytes.length;
+        return;
+      }
+      this.spill();
+    }
+    writeAll(this.fd!, bytes);
+  }
+
+  /** Makes the temporary file and writes what was held into it. */
+  private spill(): void {
+    const held = this.held!;
+    this.held = null;
+    this.fd = openSync(this.temporary, 'wx');
+    for (const bytes of held) writeAll(this.fd, bytes);
   }
 }
 

@@ -230,7 +230,7 @@ async function writeMaterialWith(
     } else {
       // The second half's entries go to a part file, appended once the first half is written.
       // Both halves have entries, so each of the second half's follows another: a comma first.
-      part = new MaterialFile(review.material, 'part');
+      part = new MaterialFile(review.material, 'part', PART_HELD_BYTES);
       const rest = noEntries();
       // When one half fails, the other stops at its next entry; the first failure is thrown once both ended.
       let failed = false;
@@ -240,8 +240,7 @@ async function writeMaterialWith(
         writeEntries(diff.second, known, blobs, part, rest, stopped, true),
       ].map((half) => half.catch((error: unknown) => ((failed = true), Promise.reject(error))));
       for (const result of await Promise.allSettled(halves)) if (result.status === 'rejected') throw result.reason;
-      writer.append(part.close());
-      part.abort();
+      writer.append(part);
       part = null;
       addEntries(summary, rest);
       if (rest.files > 0) splitSettings.splits++;
@@ -259,6 +258,9 @@ async function writeMaterialWith(
   }
   return summary;
 }
+
+/** The second half's entries are held in memory up to this many bytes (then in a file of their own). */
+const PART_HELD_BYTES = 64 << 20;
 
 /** What a summary counts of the entries, all at zero. */
 function noEntries(): Pick<RoundSummary, 'files' | 'byStatus' | 'additions' | 'deletions' | 'binaries' | 'withheld' | 'generated'> {
