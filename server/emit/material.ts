@@ -70,7 +70,10 @@ export async function emitRound(repo: Repo, options: BaseOptions, whileCapturing
   let base: Base;
   let previous: PreviousRound | null;
   // Read while the round is checked; `.review/` is added to info/exclude only once it passed.
-  const ignoring = lookIgnored(repo);
+  const ignoring = lookIgnored(
+    repo,
+    capture.then((index) => index.reviewTracked, () => null),
+  );
   ignoring.catch(() => {}); // awaited below
   try {
     let begin: BeginRecord | null;

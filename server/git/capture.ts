@@ -67,6 +67,8 @@ export interface CapturedIndex {
   env: GitEnv;
   /** What changed in the working tree and what the index held (see `DirectAdd`); null when one `git add --all` staged everything. */
   listing: Pick<DirectAdd, 'changed' | 'indexed'> | null;
+  /** Whether the real index holds files under `.review/`; null when not known. */
+  reviewTracked: boolean | null;
   /** The size of each staged file, as far as known (to weigh work; a missing path weighs nothing). */
   sizes(): Promise<Map<string, number>>;
   /** Writes the index's tree (see index-tree.ts) and returns its id. */
@@ -118,7 +120,8 @@ export async function captureIndex(repo: Repo, onAdding?: () => void): Promise<C
   };
   const writeTree = async () =>
     (await writeIndexTree(await captured(), path.join(repo.objectsDir, 'pack'), repo.emptyTree.length / 2)) ?? (await repo.git.run(['write-tree'], env)).trim();
-  return { file: index, env, listing: direct && { changed: direct.changed, indexed: direct.indexed }, sizes, writeTree, dispose };
+  const listing = direct && { changed: direct.changed, indexed: direct.indexed };
+  return { file: index, env, listing, reviewTracked: direct?.reviewTracked ?? null, sizes, writeTree, dispose };
 }
 
 /**

@@ -12,6 +12,8 @@ export interface DirectAdd {
   changed: Array<{ path: string; size: number }>;
   /** Every path of the index before the capture, in its order (with `changed`, every path of the index after). */
   indexed: string[];
+  /** Whether the index held files under `.review/` (they are left out of the capture). */
+  reviewTracked: boolean;
 }
 
 /**
@@ -108,6 +110,7 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
     sizes,
     changed: paths.map((file) => ({ path: file, size: sizes.get(file) ?? entries.get(file)?.size ?? 0 })),
     indexed: index.entries.map((e) => e.path),
+    reviewTracked: index.entries.some((e) => isReview(e.path)),
   };
 }
 
