@@ -180,7 +180,7 @@ function startPatches(
   const diff = splitDiff(repo, base.oid, { cached: index.env }, {
     early,
     at: async (changes) => {
-      facts = commits.then((byPath) => lookUpFacts(repo, changes, byPath, withheld, lookups));
+      facts = commits.then((byPath) => lookUpFacts(repo, changes, byPath, withheld, lookups, index.blobSizes));
       facts.catch(() => {}); // awaited before the first entry
       if (!distinctBeforeNames(changes, shortBase)) return null;
       // Half the weight each, by the sizes the capture recorded (a deleted file weighs its entry only).
@@ -357,19 +357,25 @@ export function startFactLookups(repo: Repo): FactLookups {
   };
 }
 
-/** Sizes, generated and withheld flags, and commits of a change list, looked up in batches (by gits started ahead, when given). */
+/**
+ * Sizes, generated and withheld flags, and commits of a change list, looked up in batches
+ * (by gits started ahead, when given); the sizes of blobs the capture stored (`known`) are
+ * not asked again.
+ */
 export async function lookUpFacts(
   repo: Repo,
   changes: RawChange[],
   commits: Map<string, Commit[]>,
   withheld: (file: string) => string | null,
   lookups?: FactLookups,
+  known: Map<string, number> = new Map(),
 ): Promise<EntryFacts> {
-  const wanted = changes.map((c) => (c.status === 'D' ? c.oldOid : c.newOid)).filter((oid) => !ZERO_OID.test(oid));
+  const wanted = changes.map((c) => (c.status === 'D' ? c.oldOid : c.newOid)).filter((oid) => !ZERO_OID.test(oid) && !known.has(oid));
   const paths = changes.map((c) => c.path);
-  const [sizes, attributes] = await Promise.all(
+  const [asked, attributes] = await Promise.all(
     lookups ? [lookups.sizes.sizes(wanted), lookups.attributes.lookUp(paths)] : [blobSizes(repo, wanted), generatedAttribute(repo, paths)],
   );
+  const sizes = known.size ? new Map([...known, ...asked]) : asked;
   return { commits, sizes, withheld, generated: (file) => isGenerated(file, attributes.get(file)) };
 }
 

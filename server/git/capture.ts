@@ -69,6 +69,8 @@ export interface CapturedIndex {
   listing: Pick<DirectAdd, 'changed' | 'indexed'> | null;
   /** Whether the real index holds files under `.review/`; null when not known. */
   reviewTracked: boolean | null;
+  /** The size of each blob the capture read itself, by id (the others are asked of git). */
+  blobSizes: Map<string, number>;
   /** The size of each staged file, as far as known (to weigh work; a missing path weighs nothing). */
   sizes(): Promise<Map<string, number>>;
   /** Writes the index's tree (see index-tree.ts) and returns its id. */
@@ -121,7 +123,7 @@ export async function captureIndex(repo: Repo, onAdding?: () => void): Promise<C
   const writeTree = async () =>
     (await writeIndexTree(await captured(), path.join(repo.objectsDir, 'pack'), repo.emptyTree.length / 2)) ?? (await repo.git.run(['write-tree'], env)).trim();
   const listing = direct && { changed: direct.changed, indexed: direct.indexed };
-  return { file: index, env, listing, reviewTracked: direct?.reviewTracked ?? null, sizes, writeTree, dispose };
+  return { file: index, env, listing, reviewTracked: direct?.reviewTracked ?? null, blobSizes: direct?.blobSizes ?? new Map(), sizes, writeTree, dispose };
 }
 
 /**

@@ -8,6 +8,8 @@ import { readAndHash, storeMissing, type FileJob } from './stage-files';
 export interface DirectAdd {
   /** The size of each file staged here (entries written by update-index record no size). */
   sizes: Map<string, number>;
+  /** …and of each blob staged here, by id. */
+  blobSizes: Map<string, number>;
   /** Every path git listed as changed, with its size as far as known (else as the index had it, else 0). */
   changed: Array<{ path: string; size: number }>;
   /** Every path of the index before the capture, in its order (with `changed`, every path of the index after). */
@@ -108,6 +110,7 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
   const sizes = new Map(staged.map((s) => [s.path, s.content.length]));
   return {
     sizes,
+    blobSizes: new Map(staged.map((s) => [s.oid, s.content.length])),
     changed: paths.map((file) => ({ path: file, size: sizes.get(file) ?? entries.get(file)?.size ?? 0 })),
     indexed: index.entries.map((e) => e.path),
     reviewTracked: index.entries.some((e) => isReview(e.path)),
