@@ -27,9 +27,11 @@ import { syncBuiltinESMExports } from 'node:module';
 const children = [];
 const spawn = cp.spawn;
 cp.spawn = function (command, args, ...rest) {
+  const called = performance.now();
   const child = spawn.call(this, command, args, ...rest);
+  const spawned = performance.now();
   const shown = (Array.isArray(args) ? args : []).filter((a, i, all) => a !== '-c' && all[i - 1] !== '-c');
-  const record = { what: [command, ...shown].join(' ').slice(0, 90), spawn: performance.now(), close: NaN };
+  const record = { what: (spawned - called).toFixed(1).padStart(5) + '  ' + [command, ...shown].join(' ').slice(0, 80), spawn: spawned, close: NaN };
   children.push(record);
   child.once('close', () => (record.close = performance.now()));
   return child;
@@ -39,7 +41,7 @@ process.once('exit', () => {
   const ms = (n) => n.toFixed(0).padStart(6);
   const lines = children.map((c) => ms(c.spawn) + ms(c.close) + ms(c.close - c.spawn) + '  ' + c.what);
   lines.push(ms(0) + ms(performance.now()) + ms(performance.now()) + '  node exits');
-  process.stderr.write('\\n  spawn  close   took (ms from node start)\\n' + lines.join('\\n') + '\\n');
+  process.stderr.write('\\n  spawn  close   took  call (ms from node start; call: the spawn call itself, which blocks node)\\n' + lines.join('\\n') + '\\n');
 });
 `;
 
