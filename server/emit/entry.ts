@@ -108,27 +108,34 @@ async function addBinaryFacts(entry: MaterialEntry, change: RawChange, blobs: Bl
   const { imageSize } = await imageSizeModule!;
   const dimensions = (head: Buffer) => imageDimensions(imageSize, head);
   const isImage = (file: string) => IMAGE_EXTENSIONS.has(path.extname(file).toLowerCase());
+  // Both sides are asked for at once (git answers the second while the first is read).
+  const reads: Promise<void>[] = [];
   if (mayKeepBefore(change)) {
     const name = blobs.dir === null ? null : blobName(entry.ref, blobs);
-    await blobs.reader.read({
-      oid: change.oldOid,
-      ...(blobs.dir !== null && name !== null ? { saveTo: path.join(blobs.dir, name) } : {}),
-      onHead: (head) => {
-        const size = dimensions(head);
-        if (size) entry.before_size = size;
-      },
-    });
+    reads.push(
+      blobs.reader.read({
+        oid: change.oldOid,
+        ...(blobs.dir !== null && name !== null ? { saveTo: path.join(blobs.dir, name) } : {}),
+        onHead: (head) => {
+          const size = dimensions(head);
+          if (size) entry.before_size = size;
+        },
+      }),
+    );
     if (name !== null) entry.before = `blobs/${name}`;
   }
   if (!ZERO_OID.test(change.newOid) && change.newMode !== GITLINK && isImage(change.path)) {
-    await blobs.reader.read({
-      oid: change.newOid,
-      onHead: (head) => {
-        const size = dimensions(head);
-        if (size) entry.size = size;
-      },
-    });
+    reads.push(
+      blobs.reader.read({
+        oid: change.newOid,
+        onHead: (head) => {
+          const size = dimensions(head);
+          if (size) entry.size = size;
+        },
+      }),
+    );
   }
+  for (const settled of await Promise.allSettled(reads)) if (settled.status === 'rejected') throw settled.reason;
 }
 
 /** `assets/hero.png` from base `a3f9c21…` → `assets_hero.png.a3f9c21.png`, made unique within the round. */
