@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { GitEnv } from './git';
 import { addDirectly, type DirectAdd } from './direct-add';
 import { readIndexFile, type IndexFile } from './index-file';
-import { writeIndexTree } from './index-tree';
+import { updatedEntries, writeIndexTree } from './index-tree';
 import type { Repo } from './repo';
 
 /**
@@ -120,8 +120,19 @@ export async function captureIndex(repo: Repo, onAdding?: () => void): Promise<C
     for (const [file, size] of direct?.sizes ?? []) recorded.set(file, size);
     return recorded;
   };
-  const writeTree = async () =>
-    (await writeIndexTree(await captured(), path.join(repo.objectsDir, 'pack'), repo.emptyTree.length / 2)) ?? (await repo.git.run(['write-tree'], env)).trim();
+  const packs = path.join(repo.objectsDir, 'pack');
+  const hashBytes = repo.emptyTree.length / 2;
+  const writeTree = async () => {
+    const final = direct?.final;
+    // The index after the capture, known without reading it when only the capture changed it.
+    const written = final
+      ? await (async () => {
+          const { entries, changed } = updatedEntries(final.index.entries, final.updated, final.removed);
+          return writeIndexTree({ ...final.index, entries }, packs, hashBytes, changed);
+        })()
+      : await writeIndexTree(await captured(), packs, hashBytes);
+    return written ?? (await repo.git.run(['write-tree'], env)).trim();
+  };
   const listing = direct && { changed: direct.changed, indexed: direct.indexed };
   return { file: index, env, listing, reviewTracked: direct?.reviewTracked ?? null, blobSizes: direct?.blobSizes ?? new Map(), sizes, writeTree, dispose };
 }

@@ -1,6 +1,6 @@
 import { LISTING, SETTINGS, takeEarly } from './early';
 import { UNFLUSHED, type GitEnv } from './git';
-import { readIndexFile, type IndexEntry } from './index-file';
+import { readIndexFile, type IndexEntry, type IndexFile } from './index-file';
 import type { Repo } from './repo';
 import { readAndHash, storeMissing, type FileJob } from './stage-files';
 
@@ -16,6 +16,11 @@ export interface DirectAdd {
   indexed: string[];
   /** Whether the index held files under `.review/` (they are left out of the capture). */
   reviewTracked: boolean;
+  /**
+   * The index before the capture and what the capture changed in it, so that the index
+   * after can be known without reading it again; null when git staged some files itself.
+   */
+  final: { index: IndexFile; updated: IndexEntry[]; removed: string[] } | null;
 }
 
 /**
@@ -114,6 +119,23 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
     changed: paths.map((file) => ({ path: file, size: sizes.get(file) ?? entries.get(file)?.size ?? 0 })),
     indexed: index.entries.map((e) => e.path),
     reviewTracked: index.entries.some((e) => isReview(e.path)),
+    final: byGit.size
+      ? null
+      : {
+          index,
+          updated: staged.map((s) => ({
+            path: s.path,
+            rawPath: Buffer.from(s.path, 'utf8').toString('latin1'),
+            mode: s.mode,
+            oid: s.oid,
+            stage: 0,
+            size: s.content.length,
+            skipWorktree: false,
+            assumeValid: false,
+            intentToAdd: false,
+          })),
+          removed: [...gone, ...index.entries.filter((e) => isReview(e.path)).map((e) => e.path)].map((file) => Buffer.from(file, 'utf8').toString('latin1')),
+        },
   };
 }
 

@@ -16,16 +16,55 @@ import { objectId, writePack, type PackedObject } from './object-pack';
  * them and the folders they empty out of the tree), a sparse or split index, SHA-256 ids,
  * and an index that cannot be read.
  */
-export async function writeIndexTree(index: IndexFile | null, packDir: string, hashBytes: number): Promise<string | null> {
+export async function writeIndexTree(index: IndexFile | null, packDir: string, hashBytes: number, changed: string[] = []): Promise<string | null> {
   if (hashBytes !== 20) return null;
   if (!index || index.extensions.some((signature) => signature === 'link' || signature === 'sdir')) return null;
   if (index.entries.some((e) => e.stage !== 0 || e.intentToAdd)) return null;
   const cached = index.cacheTree ? parseCacheTree(index.cacheTree, hashBytes) : null;
+  if (cached) for (const file of changed) invalidate(cached, file);
   const built = new TreeBuilder(index.entries);
   const root = built.tree('', 0, cached);
   if (root.at !== index.entries.length) return null; // the cache-tree's counts do not match the entries
   if (built.written.length > 0) await writePack(packDir, built.written);
   return root.oid;
+}
+
+/** Marks every folder above a changed path (its raw bytes, as Latin-1) as no longer matching its cached tree. */
+function invalidate(root: CachedTree, file: string): void {
+  let node: CachedTree | undefined = root;
+  for (let start = 0; node; ) {
+    node.oid = null;
+    const slash = file.indexOf('/', start);
+    if (slash === -1) return;
+    node = node.children.get(file.slice(start, slash));
+    start = slash + 1;
+  }
+}
+
+/**
+ * The entries of an index after a capture changed some (see `addDirectly`): `updated` ones
+ * replace or join those of the same path, `removed` paths go, and the result is in index
+ * order (paths' bytes). Returns the paths that changed too, to invalidate the cache-tree.
+ */
+export function updatedEntries(entries: IndexEntry[], updated: IndexEntry[], removed: Iterable<string>): { entries: IndexEntry[]; changed: string[] } {
+  const byPath = new Map(updated.map((e) => [e.rawPath, e]));
+  const gone = new Set(removed);
+  const kept: IndexEntry[] = [];
+  for (const entry of entries) {
+    if (gone.has(entry.rawPath)) continue;
+    const replacement = byPath.get(entry.rawPath);
+    if (replacement) byPath.delete(entry.rawPath);
+    kept.push(replacement ?? entry);
+  }
+  const added = [...byPath.values()].sort((a, b) => (a.rawPath < b.rawPath ? -1 : a.rawPath > b.rawPath ? 1 : 0));
+  const merged: IndexEntry[] = [];
+  let i = 0;
+  for (const entry of added) {
+    while (i < kept.length && kept[i]!.rawPath < entry.rawPath) merged.push(kept[i++]!);
+    merged.push(entry);
+  }
+  while (i < kept.length) merged.push(kept[i++]!);
+  return { entries: merged, changed: [...updated.map((e) => e.rawPath), ...gone] };
 }
 
 /** One node of the index's cache-tree: how many entries its folder holds and its tree id when still valid. */

@@ -192,6 +192,18 @@ describe('a capture staged directly', () => {
     expect(listing(repo, tree).filter((p) => p.includes('.review'))).toEqual([]);
   });
 
+  it('recomputes the folders a change touches and keeps the others, from a cache-tree that was whole', async () => {
+    const repo = makeRepo();
+    for (const folder of ['a', 'a/deep', 'b', 'c']) for (let i = 0; i < 3; i++) repo.write(`${folder}/${i}.txt`, lines(5 + i, folder));
+    repo.commit('base'); // the index's cache-tree now covers every folder
+    repo.write('a/deep/1.txt', 'changed in place\n');
+    repo.remove('b/2.txt');
+    repo.write('c/new.txt', 'new\n');
+    repo.write('d/new.txt', 'new folder\n');
+    const tree = await capture(repo);
+    expect(repo.git(['cat-file', '-p', `${tree}:a/deep/1.txt`])).toBe('changed in place\n');
+  });
+
   it('stages a tracked file inside an ignored folder', async () => {
     const repo = makeRepo();
     repo.write('.gitignore', 'build/\n');
