@@ -5,7 +5,7 @@ import { generatedAttribute, startGeneratedAttribute } from '../git/attributes';
 import { captureIndex, type CapturedIndex } from '../git/capture';
 import { earlySplit, halfway, splitDiff, ZERO_OID, type FileDiff, type RawChange, type SplitDiff } from '../git/diff';
 import { commitsByPath, type Commit } from '../git/log';
-import { BlobReader, blobSizes, startBlobSizes } from '../git/objects';
+import { BlobReader, blobSizes } from '../git/objects';
 import type { Repo } from '../git/repo';
 import { assertWritable, reviewDir, type ReviewDir } from '../review-dir';
 import { resolveBase, type Base, type BaseOptions } from './base';
@@ -336,31 +336,31 @@ export const splitSettings = { fromBytes: 1 << 20, splits: 0 };
 /** What one more file costs git beyond its bytes, in bytes. */
 const PER_FILE_BYTES = 2048;
 
-/** The gits of `lookUpFacts`, started ahead (see `startBlobSizes`). */
+/**
+ * The git of `lookUpFacts` started ahead (see `startGeneratedAttribute`). Blob sizes are
+ * not: the capture knows most of them, and git is asked for the rest only when there is one.
+ */
 export interface FactLookups {
-  sizes: ReturnType<typeof startBlobSizes>;
   attributes: ReturnType<typeof startGeneratedAttribute>;
-  /** Ends gits that were never asked anything (after a failure). */
+  /** Ends git if it was never asked anything (after a failure). */
   close(): Promise<void>;
 }
 
 export function startFactLookups(repo: Repo): FactLookups {
-  const sizes = startBlobSizes(repo);
   const attributes = startGeneratedAttribute(repo);
   let used = false;
   return {
-    sizes: { sizes: (oids) => ((used = true), sizes.sizes(oids)) },
-    attributes,
+    attributes: { lookUp: (paths) => ((used = true), attributes.lookUp(paths)) },
     close: async () => {
-      if (!used) await Promise.all([sizes.sizes([]), attributes.lookUp([])]);
+      if (!used) await attributes.lookUp([]);
     },
   };
 }
 
 /**
  * Sizes, generated and withheld flags, and commits of a change list, looked up in batches
- * (by gits started ahead, when given); the sizes of blobs the capture stored (`known`) are
- * not asked again.
+ * (by the git started ahead, when given); the sizes of blobs the capture stored (`known`)
+ * are not asked again.
  */
 export async function lookUpFacts(
   repo: Repo,
@@ -372,9 +372,7 @@ export async function lookUpFacts(
 ): Promise<EntryFacts> {
   const wanted = changes.map((c) => (c.status === 'D' ? c.oldOid : c.newOid)).filter((oid) => !ZERO_OID.test(oid) && !known.has(oid));
   const paths = changes.map((c) => c.path);
-  const [asked, attributes] = await Promise.all(
-    lookups ? [lookups.sizes.sizes(wanted), lookups.attributes.lookUp(paths)] : [blobSizes(repo, wanted), generatedAttribute(repo, paths)],
-  );
+  const [asked, attributes] = await Promise.all([blobSizes(repo, wanted), lookups ? lookups.attributes.lookUp(paths) : generatedAttribute(repo, paths)]);
   const sizes = known.size ? new Map([...known, ...asked]) : asked;
   return { commits, sizes, withheld, generated: (file) => isGenerated(file, attributes.get(file)) };
 }

@@ -4,28 +4,16 @@ import type { Repo } from './repo';
 
 /** Sizes in bytes of many blobs at once (`git cat-file --batch-check`); unknown ids are left out. */
 export async function blobSizes(repo: Repo, oids: string[]): Promise<Map<string, number>> {
-  if (oids.length === 0) return new Map();
-  return startBlobSizes(repo).sizes(oids);
-}
-
-/**
- * `blobSizes` with git started before the ids are known, so its start-up is paid while
- * something else runs. `sizes` must be called once (with no ids, it just ends git).
- */
-export function startBlobSizes(repo: Repo): { sizes: (oids: string[]) => Promise<Map<string, number>> } {
+  const sizes = new Map<string, number>();
+  if (oids.length === 0) return sizes;
   // --buffer: answers come in a few large writes instead of one flush per object.
-  const git = repo.git.start(['cat-file', '--buffer', '--batch-check=%(objectname) %(objecttype) %(objectsize)']);
-  return {
-    sizes: async (oids) => {
-      const text = (await git.answer(Buffer.from(oids.length ? `${[...new Set(oids)].join('\n')}\n` : ''))).toString('latin1');
-      const sizes = new Map<string, number>();
-      for (const line of text.split('\n')) {
-        const [oid, type, size] = line.split(' ');
-        if (oid && type === 'blob') sizes.set(oid, Number(size));
-      }
-      return sizes;
-    },
-  };
+  const args = ['cat-file', '--buffer', '--batch-check=%(objectname) %(objecttype) %(objectsize)'];
+  const text = (await repo.git.runBytes(args, {}, [], Buffer.from(`${[...new Set(oids)].join('\n')}\n`))).toString('latin1');
+  for (const line of text.split('\n')) {
+    const [oid, type, size] = line.split(' ');
+    if (oid && type === 'blob') sizes.set(oid, Number(size));
+  }
+  return sizes;
 }
 
 /** What to do with one blob read by a `BlobReader`. */
