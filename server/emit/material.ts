@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { MaterialEntry, Source, Status } from '../../schemas/material';
-import { generatedAttribute, startGeneratedAttribute } from '../git/attributes';
+import { GENERATED, generatedAttribute, generatedValue, startGeneratedAttribute } from '../git/attributes';
 import { captureIndex, type CapturedIndex } from '../git/capture';
 import { earlySplit, halfway, splitDiff, ZERO_OID, type FileDiff, type RawChange, type SplitDiff } from '../git/diff';
 import { commitsByPath, type Commit } from '../git/log';
@@ -180,7 +180,7 @@ function startPatches(
   const diff = splitDiff(repo, base.oid, { cached: index.env }, {
     early,
     at: async (changes) => {
-      facts = commits.then((byPath) => lookUpFacts(repo, changes, byPath, withheld, lookups, index.blobSizes));
+      facts = commits.then((byPath) => lookUpFacts(repo, changes, byPath, withheld, lookups, index));
       facts.catch(() => {}); // awaited before the first entry
       if (!distinctBeforeNames(changes, shortBase)) return null;
       // Half the weight each, by the sizes the capture recorded (a deleted file weighs its entry only).
@@ -359,8 +359,8 @@ export function startFactLookups(repo: Repo): FactLookups {
 
 /**
  * Sizes, generated and withheld flags, and commits of a change list, looked up in batches
- * (by the git started ahead, when given); the sizes of blobs the capture stored (`known`)
- * are not asked again.
+ * (by the git started ahead, when given); what the capture knows already (the sizes of the
+ * blobs it stored, the attributes of the paths it listed) is not asked again.
  */
 export async function lookUpFacts(
   repo: Repo,
@@ -368,11 +368,18 @@ export async function lookUpFacts(
   commits: Map<string, Commit[]>,
   withheld: (file: string) => string | null,
   lookups?: FactLookups,
-  known: Map<string, number> = new Map(),
+  captured?: Pick<CapturedIndex, 'blobSizes' | 'listing'>,
 ): Promise<EntryFacts> {
+  const known = captured?.blobSizes ?? new Map<string, number>();
   const wanted = changes.map((c) => (c.status === 'D' ? c.oldOid : c.newOid)).filter((oid) => !ZERO_OID.test(oid) && !known.has(oid));
-  const paths = changes.map((c) => c.path);
+  // The attributes of the paths the capture listed are known too; git is asked for the others.
+  const listed = new Set(captured?.listing?.changed.map((c) => c.path));
+  const paths = changes.map((c) => c.path).filter((file) => !listed.has(file));
   const [asked, attributes] = await Promise.all([blobSizes(repo, wanted), lookups ? lookups.attributes.lookUp(paths) : generatedAttribute(repo, paths)]);
+  for (const file of listed) {
+    const generated = generatedValue(captured!.listing!.attributes.get(file)?.get(GENERATED));
+    if (generated !== undefined) attributes.set(file, generated);
+  }
   const sizes = known.size ? new Map([...known, ...asked]) : asked;
   return { commits, sizes, withheld, generated: (file) => isGenerated(file, attributes.get(file)) };
 }

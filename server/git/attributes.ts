@@ -19,12 +19,19 @@ export function startGeneratedAttribute(repo: Repo): { lookUp: (paths: string[])
       const result = new Map<string, boolean>();
       const fields = (await git.answer(Buffer.from(paths.map((p) => `${p}\0`).join('')))).toString('utf8').split('\0');
       for (let i = 0; i + 2 < fields.length; i += 3) {
-        if (fields[i + 1] !== 'linguist-generated') continue;
-        const value = fields[i + 2];
-        if (value === 'set' || value === 'true') result.set(fields[i]!, true);
-        else if (value === 'unset' || value === 'false') result.set(fields[i]!, false);
+        const generated = fields[i + 1] === GENERATED ? generatedValue(fields[i + 2]) : undefined;
+        if (generated !== undefined) result.set(fields[i]!, generated);
       }
       return result;
     },
   };
+}
+
+export const GENERATED = 'linguist-generated';
+
+/** What a `linguist-generated` value says: true (set), false (unset), undefined (anything else). */
+export function generatedValue(value: string | undefined): boolean | undefined {
+  if (value === 'set' || value === 'true') return true;
+  if (value === 'unset' || value === 'false') return false;
+  return undefined;
 }

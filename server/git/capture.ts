@@ -66,7 +66,7 @@ export interface CapturedIndex {
   /** The environment that points git at the temporary index (for `git diff --cached`). */
   env: GitEnv;
   /** What changed in the working tree and what the index held (see `DirectAdd`); null when one `git add --all` staged everything. */
-  listing: Pick<DirectAdd, 'changed' | 'indexed'> | null;
+  listing: Pick<DirectAdd, 'changed' | 'indexed' | 'attributes'> | null;
   /** Whether the real index holds files under `.review/`; null when not known. */
   reviewTracked: boolean | null;
   /** The size of each blob the capture read itself, by id (the others are asked of git). */
@@ -133,7 +133,7 @@ export async function captureIndex(repo: Repo, onAdding?: () => void): Promise<C
       : await writeIndexTree(await captured(), packs, hashBytes);
     return written ?? (await repo.git.run(['write-tree'], env)).trim();
   };
-  const listing = direct && { changed: direct.changed, indexed: direct.indexed };
+  const listing = direct && { changed: direct.changed, indexed: direct.indexed, attributes: direct.attributes };
   return { file: index, env, listing, reviewTracked: direct?.reviewTracked ?? null, blobSizes: direct?.blobSizes ?? new Map(), sizes, writeTree, dispose };
 }
 

@@ -16,6 +16,8 @@ export interface DirectAdd {
   indexed: string[];
   /** Whether the index held files under `.review/` (they are left out of the capture). */
   reviewTracked: boolean;
+  /** The attributes of every path listed in `changed` (a path with none has no entry), as `check-attr --all` gives them. */
+  attributes: Map<string, Map<string, string>>;
   /**
    * The index before the capture and what the capture changed in it, so that the index
    * after can be known without reading it again; null when git staged some files itself.
@@ -119,6 +121,7 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
     changed: paths.map((file) => ({ path: file, size: sizes.get(file) ?? entries.get(file)?.size ?? 0 })),
     indexed: index.entries.map((e) => e.path),
     reviewTracked: index.entries.some((e) => isReview(e.path)),
+    attributes: attrs,
     final: byGit.size
       ? null
       : {
