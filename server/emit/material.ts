@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { MaterialEntry, Source, Status } from '../../schemas/material';
-import { GENERATED, generatedAttribute, generatedValue, startGeneratedAttribute } from '../git/attributes';
+import { GENERATED, generatedAttribute, generatedValue } from '../git/attributes';
 import { captureIndex, type CapturedIndex } from '../git/capture';
 import { earlySplit, halfway, splitDiff, ZERO_OID, type FileDiff, type RawChange, type SplitDiff } from '../git/diff';
 import { commitsByPath, type Commit } from '../git/log';
@@ -57,15 +57,15 @@ export async function emitRound(repo: Repo, options: BaseOptions, whileCapturing
   const dropCapture = () => capture.then((index) => index.dispose(), () => {});
   // The checks below load modules and run JavaScript: git add goes first.
   await Promise.race([underWay, capture.then(() => {}, () => {})]);
-  // The gits that look up facts and read binaries wait for questions from now on: started
+  // The gits that read binaries and pin the round wait for questions from now on: started
   // while node holds little memory, each spawn costs less (fork copies page tables).
-  const helpers = { lookups: startFactLookups(repo), reader: new BlobReader(repo), pinning: startPinning(repo) };
+  const helpers = { reader: new BlobReader(repo), pinning: startPinning(repo) };
   helpers.reader.start();
   // Modules needed later load while git works (a small round's capture is over in milliseconds,
   // and what it waits for then is these imports).
   preloadEntryModules();
   whileCapturing?.();
-  const dropHelpers = () => Promise.all([helpers.lookups.close(), helpers.reader.close(), helpers.pinning.close()].map((closed) => closed.catch(() => {})));
+  const dropHelpers = () => Promise.all([helpers.reader.close(), helpers.pinning.close()].map((closed) => closed.catch(() => {})));
   let withheld: PrivacyCheck;
   let base: Base;
   let previous: PreviousRound | null;
@@ -103,7 +103,7 @@ export async function emitRound(repo: Repo, options: BaseOptions, whileCapturing
   // both start before the round is claimed.
   const tree = index.writeTree();
   tree.catch(() => {}); // awaited in writeMaterial, and below before the index goes
-  const patches = startPatches(repo, base, index, commits, withheld, helpers.lookups);
+  const patches = startPatches(repo, base, index, commits, withheld);
   try {
     let round: number;
     try {
@@ -144,7 +144,6 @@ interface RoundFacts {
   warnings: string[];
   patches: Patches;
   /** Gits started ahead; writeMaterial closes them. */
-  lookups: FactLookups;
   reader: BlobReader;
   pinning: ReturnType<typeof startPinning>;
 }
@@ -171,7 +170,6 @@ function startPatches(
   index: CapturedIndex,
   commits: Promise<Map<string, Commit[]>>,
   withheld: PrivacyCheck,
-  lookups: FactLookups,
 ): Patches {
   let facts: Promise<EntryFacts> | null = null;
   const shortBase = base.oid.slice(0, 7);
@@ -180,7 +178,7 @@ function startPatches(
   const diff = splitDiff(repo, base.oid, { cached: index.env }, {
     early,
     at: async (changes) => {
-      facts = commits.then((byPath) => lookUpFacts(repo, changes, byPath, withheld, lookups, index));
+      facts = commits.then((byPath) => lookUpFacts(repo, changes, byPath, withheld, index));
       facts.catch(() => {}); // awaited before the first entry
       if (!distinctBeforeNames(changes, shortBase)) return null;
       // Half the weight each, by the sizes the capture recorded (a deleted file weighs its entry only).
@@ -198,7 +196,7 @@ async function writeMaterial(repo: Repo, review: ReviewDir, facts: RoundFacts): 
     return await writeMaterialWith(repo, review, facts);
   } catch (error) {
     const stopped = facts.patches.diff.then((diff) => diff.stop());
-    await Promise.all([facts.lookups.close(), facts.reader.close(), facts.pinning.close(), stopped].map((closed) => closed.catch(() => {})));
+    await Promise.all([facts.reader.close(), facts.pinning.close(), stopped].map((closed) => closed.catch(() => {})));
     throw error;
   }
 }
@@ -337,37 +335,15 @@ export const splitSettings = { fromBytes: 1 << 20, splits: 0 };
 const PER_FILE_BYTES = 2048;
 
 /**
- * The git of `lookUpFacts` started ahead (see `startGeneratedAttribute`). Blob sizes are
- * not: the capture knows most of them, and git is asked for the rest only when there is one.
- */
-export interface FactLookups {
-  attributes: ReturnType<typeof startGeneratedAttribute>;
-  /** Ends git if it was never asked anything (after a failure). */
-  close(): Promise<void>;
-}
-
-export function startFactLookups(repo: Repo): FactLookups {
-  const attributes = startGeneratedAttribute(repo);
-  let used = false;
-  return {
-    attributes: { lookUp: (paths) => ((used = true), attributes.lookUp(paths)) },
-    close: async () => {
-      if (!used) await attributes.lookUp([]);
-    },
-  };
-}
-
-/**
- * Sizes, generated and withheld flags, and commits of a change list, looked up in batches
- * (by the git started ahead, when given); what the capture knows already (the sizes of the
- * blobs it stored, the attributes of the paths it listed) is not asked again.
+ * Sizes, generated and withheld flags, and commits of a change list, looked up in batches;
+ * what the capture knows already (the sizes of the blobs it stored, the attributes of the
+ * paths it listed) is not asked of git again, and git is started only for the rest.
  */
 export async function lookUpFacts(
   repo: Repo,
   changes: RawChange[],
   commits: Map<string, Commit[]>,
   withheld: (file: string) => string | null,
-  lookups?: FactLookups,
   captured?: Pick<CapturedIndex, 'blobSizes' | 'listing'>,
 ): Promise<EntryFacts> {
   const known = captured?.blobSizes ?? new Map<string, number>();
@@ -375,7 +351,7 @@ export async function lookUpFacts(
   // The attributes of the paths the capture listed are known too; git is asked for the others.
   const listed = new Set(captured?.listing?.changed.map((c) => c.path));
   const paths = changes.map((c) => c.path).filter((file) => !listed.has(file));
-  const [asked, attributes] = await Promise.all([blobSizes(repo, wanted), lookups ? lookups.attributes.lookUp(paths) : generatedAttribute(repo, paths)]);
+  const [asked, attributes] = await Promise.all([blobSizes(repo, wanted), generatedAttribute(repo, paths)]);
   for (const file of listed) {
     const generated = generatedValue(captured!.listing!.attributes.get(file)?.get(GENERATED));
     if (generated !== undefined) attributes.set(file, generated);

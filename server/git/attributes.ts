@@ -3,28 +3,16 @@ import type { Repo } from './repo';
 
 /** `linguist-generated` per path: true (set), false (explicitly unset), absent when unspecified. */
 export async function generatedAttribute(repo: Repo, paths: string[]): Promise<Map<string, boolean>> {
-  if (paths.length === 0) return new Map();
-  return startGeneratedAttribute(repo).lookUp(paths);
-}
-
-/**
- * `generatedAttribute` with git started before the paths are known, so its start-up is
- * paid while something else runs. `lookUp` must be called once (with no paths, it just ends git).
- */
-export function startGeneratedAttribute(repo: Repo): { lookUp: (paths: string[]) => Promise<Map<string, boolean>> } {
+  const result = new Map<string, boolean>();
+  if (paths.length === 0) return result;
   // `--all`: only the attributes a path has are written, nothing at all where none applies.
-  const git = repo.git.start(['check-attr', '-z', '--stdin', '--all'], UNFLUSHED);
-  return {
-    lookUp: async (paths) => {
-      const result = new Map<string, boolean>();
-      const fields = (await git.answer(Buffer.from(paths.map((p) => `${p}\0`).join('')))).toString('utf8').split('\0');
-      for (let i = 0; i + 2 < fields.length; i += 3) {
-        const generated = fields[i + 1] === GENERATED ? generatedValue(fields[i + 2]) : undefined;
-        if (generated !== undefined) result.set(fields[i]!, generated);
-      }
-      return result;
-    },
-  };
+  const args = ['check-attr', '-z', '--stdin', '--all'];
+  const fields = (await repo.git.runBytes(args, UNFLUSHED, [], Buffer.from(paths.map((p) => `${p}\0`).join('')))).toString('utf8').split('\0');
+  for (let i = 0; i + 2 < fields.length; i += 3) {
+    const generated = fields[i + 1] === GENERATED ? generatedValue(fields[i + 2]) : undefined;
+    if (generated !== undefined) result.set(fields[i]!, generated);
+  }
+  return result;
 }
 
 export const GENERATED = 'linguist-generated';
