@@ -116,7 +116,7 @@ const COMMANDS: Record<string, Command<Options>> = {
       // Sixteen times the run before optimizing leaves that to the few loops that are truly hot.
       setFlagsFromString(`--interrupt-budget=${16 * 66 * 1024}`);
       // Its first gits run while its modules load.
-      startEarly(values.repo ?? process.cwd());
+      startEarly(values.repo ?? process.cwd(), values.base);
       // Every command is loaded when it runs: zod (which the others use) would cost `rounds` a third of its start-up.
       const { rounds } = await import('./commands/rounds');
       await rounds({ repo: values.repo ?? process.cwd(), base: values.base, sinceLast: values['since-last'], begin: values.begin }, out);

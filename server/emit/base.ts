@@ -1,4 +1,5 @@
 import { InvolutError } from '../errors';
+import { BASE_LOOKUP, baseQuestions, takeEarly } from '../git/early';
 import type { Repo } from '../git/repo';
 import type { BeginRecord, PreviousRound } from './rounds';
 
@@ -59,9 +60,9 @@ export async function resolveBase(
 
 /** `--base REF`: its commit when it names one, else its tree; both asked of one git. */
 async function explicitBase(repo: Repo, ref: string): Promise<Base> {
-  const bad = ref.startsWith('-') || ref.trim() === '' || /[\n\0]/.test(ref);
-  const questions = Buffer.from(`${ref}^{commit}\n${ref}^{tree}\n`);
-  const answer = bad ? null : await repo.git.runBytes(['cat-file', '--batch-check=%(objectname) %(objecttype)'], {}, [], questions).then(String, () => null);
+  const questions = baseQuestions(ref);
+  const asked = questions && (takeEarly('base', repo.root, ref).then((early) => early ?? repo.git.runBytes(BASE_LOOKUP, {}, [], questions)));
+  const answer = asked ? await asked.then(String, () => null) : null;
   const [commit, tree] = (answer ?? '').split('\n').map((line) => /^([0-9a-f]{40,64}) (commit|tree)$/.exec(line)?.[1] ?? null);
   if (!tree) {
     throw new InvolutError('unknown-base', `Unknown base ref '${ref}': git cannot resolve it to a commit or tree; pass a branch, tag or commit id.`);

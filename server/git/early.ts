@@ -7,17 +7,25 @@ import { Git } from './git';
  * `addDirectly`). Each answer is taken once, by the code that would otherwise ask the same
  * question of the same folder; anything not taken is simply not used.
  */
-export function startEarly(dir: string): void {
+export function startEarly(dir: string, base?: string): void {
   const where = new Git(dir).tryRun(REPO_PROBE);
   const top = where.then((lines) => lines?.split('\n')[0] || null);
-  const at = (args: string[]) =>
+  const at = (args: string[], input?: Buffer) =>
     top.then((root) => {
       if (!root) return null;
-      const answer = new Git(root).runBytes(args);
+      const answer = new Git(root).runBytes(args, {}, [], input);
       answer.catch(() => {}); // a failure is met again when the question is asked for real
       return { root, answer };
     });
-  started = { dir, where, listing: at(LISTING), settings: at(['config', '-z', '--get-regexp', SETTINGS]) };
+  const questions = base === undefined ? null : baseQuestions(base);
+  started = {
+    dir,
+    where,
+    listing: at(LISTING),
+    settings: at(['config', '-z', '--get-regexp', SETTINGS]),
+    base: questions ? at(BASE_LOOKUP, questions) : Promise.resolve(null),
+    baseRef: base,
+  };
 }
 
 let started: {
@@ -25,6 +33,8 @@ let started: {
   where: Promise<string | null>;
   listing: Promise<{ root: string; answer: Promise<Buffer> } | null>;
   settings: Promise<{ root: string; answer: Promise<Buffer> } | null>;
+  base: Promise<{ root: string; answer: Promise<Buffer> } | null>;
+  baseRef: string | undefined;
 } | null = null;
 
 /** `openRepo`'s one git command (`REPO_PROBE`) for `dir`, if it was started early; taken once. */
@@ -35,13 +45,25 @@ export function takeEarlyProbe(dir: string): Promise<string | null> | null {
   return where;
 }
 
-/** The answer of the listing or the settings run at `root`, if it was started early; taken once. */
-export async function takeEarly(which: 'listing' | 'settings', root: string): Promise<Buffer | null> {
+/**
+ * The answer of the listing, the settings or the base lookup run at `root` (for the base,
+ * of `ref`), if it was started early; taken once.
+ */
+export async function takeEarly(which: 'listing' | 'settings' | 'base', root: string, ref?: string): Promise<Buffer | null> {
   const early = started?.[which];
-  if (!early || !started) return null;
+  if (!early || !started || (which === 'base' && started.baseRef !== ref)) return null;
   started = { ...started, [which]: Promise.resolve(null) };
   const ran = await early;
   return ran && ran.root === root ? ran.answer : null;
+}
+
+/** How `--base REF` is resolved: its commit and its tree, asked of one `cat-file`. */
+export const BASE_LOOKUP = ['cat-file', '--batch-check=%(objectname) %(objecttype)'];
+
+/** The questions for `BASE_LOOKUP`; null for a ref that cannot be one (it would read as an option or a second question). */
+export function baseQuestions(ref: string): Buffer | null {
+  if (ref.startsWith('-') || ref.trim() === '' || /[\n\0]/.test(ref)) return null;
+  return Buffer.from(`${ref}^{commit}\n${ref}^{tree}\n`);
 }
 
 /** Where a repository and its git files are (see `openRepo`). */
