@@ -99,11 +99,12 @@ export async function emitRound(repo: Repo, options: BaseOptions, whileCapturing
     await Promise.all([dropCapture(), dropHelpers(), numbered.catch(() => {})]);
     throw error;
   }
-  // The diff reads the temporary index (`--cached`), so the tree is written meanwhile, and
-  // both start before the round is claimed.
+  // The diff reads the temporary index (`--cached`), so the tree is written meanwhile (after
+  // the diff's gits are started: building it keeps node busy for a while), and both start
+  // before the round is claimed.
+  const patches = startPatches(repo, base, index, commits, withheld);
   const tree = index.writeTree();
   tree.catch(() => {}); // awaited in writeMaterial, and below before the index goes
-  const patches = startPatches(repo, base, index, commits, withheld);
   try {
     let round: number;
     try {

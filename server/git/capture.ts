@@ -127,7 +127,7 @@ export async function captureIndex(repo: Repo, onAdding?: () => void): Promise<C
     // The index after the capture, known without reading it when only the capture changed it.
     const written = final
       ? await (async () => {
-          const { entries, changed } = updatedEntries(final.index.entries, final.updated, final.removed);
+          const { entries, changed } = updatedEntries(final.index.entries, final.updated(), final.removed);
           return writeIndexTree({ ...final.index, entries }, packs, hashBytes, changed);
         })()
       : await writeIndexTree(await captured(), packs, hashBytes);

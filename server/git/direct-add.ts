@@ -22,7 +22,7 @@ export interface DirectAdd {
    * The index before the capture and what the capture changed in it, so that the index
    * after can be known without reading it again; null when git staged some files itself.
    */
-  final: { index: IndexFile; updated: IndexEntry[]; removed: string[] } | null;
+  final: { index: IndexFile; updated: () => IndexEntry[]; removed: string[] } | null;
 }
 
 /**
@@ -126,17 +126,19 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
       ? null
       : {
           index,
-          updated: staged.map((s) => ({
-            path: s.path,
-            rawPath: Buffer.from(s.path, 'utf8').toString('latin1'),
-            mode: s.mode,
-            oid: s.oid,
-            stage: 0,
-            size: s.content.length,
-            skipWorktree: false,
-            assumeValid: false,
-            intentToAdd: false,
-          })),
+          // Made when the tree is built, after the diff has started.
+          updated: () =>
+            staged.map((s) => ({
+              path: s.path,
+              rawPath: Buffer.from(s.path, 'utf8').toString('latin1'),
+              mode: s.mode,
+              oid: s.oid,
+              stage: 0,
+              size: s.content.length,
+              skipWorktree: false,
+              assumeValid: false,
+              intentToAdd: false,
+            })),
           removed: [...gone, ...index.entries.filter((e) => isReview(e.path)).map((e) => e.path)].map((file) => Buffer.from(file, 'utf8').toString('latin1')),
         },
   };
