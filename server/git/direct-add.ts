@@ -114,10 +114,12 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
     if (info.length) await repo.git.runBytes(['update-index', '-z', '--index-info'], env, [], Buffer.from(info.join('')));
   })();
   for (const done of await Promise.allSettled([packed, recorded])) if (done.status === 'rejected') throw done.reason;
-  const sizes = new Map(staged.map((s) => [s.path, s.content.length]));
+  // What is kept of the files read: not their bytes, which may go now.
+  const stagedEntries = staged.map(({ path, mode, oid, content }) => ({ path, mode, oid, size: content.length }));
+  const sizes = new Map(stagedEntries.map((s) => [s.path, s.size]));
   return {
     sizes,
-    blobSizes: new Map(staged.map((s) => [s.oid, s.content.length])),
+    blobSizes: new Map(stagedEntries.map((s) => [s.oid, s.size])),
     changed: paths.map((file) => ({ path: file, size: sizes.get(file) ?? entries.get(file)?.size ?? 0 })),
     indexed: index.entries.map((e) => e.path),
     reviewTracked: index.entries.some((e) => isReview(e.path)),
@@ -128,13 +130,10 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
           index,
           // Made when the tree is built, after the diff has started.
           updated: () =>
-            staged.map((s) => ({
-              path: s.path,
+            stagedEntries.map((s) => ({
+              ...s,
               rawPath: Buffer.from(s.path, 'utf8').toString('latin1'),
-              mode: s.mode,
-              oid: s.oid,
               stage: 0,
-              size: s.content.length,
               skipWorktree: false,
               assumeValid: false,
               intentToAdd: false,
