@@ -2,6 +2,8 @@ import { isAscii, isUtf8 } from 'node:buffer';
 import type { MaterialEntry } from '../../schemas/material';
 import { withDiffText, type BuiltEntry } from './entry';
 import type { MaterialFile } from './material-file';
+import { countLines } from '../git/diff';
+import { newLineCounts, type LineCounts } from './json-bytes';
 
 /**
  * Writes one entry as `indent(JSON.stringify(entry, null, 2))` would, but without
@@ -14,14 +16,47 @@ import type { MaterialFile } from './material-file';
  */
 export function writeEntry(out: MaterialFile, built: BuiltEntry): void {
   const around = built.hunks && escapable(built.hunks) ? aroundDiff(built.entry) : null;
+  if (around && built.uncounted) {
+    // Its lines are counted as they are escaped, and the counts, which follow the diff, filled in.
+    out.write(around[0]);
+    const lines = newLineCounts();
+    out.writeJsonString(built.hunks!, lines);
+    setCounts(built, lines);
+    out.write(withCounts(around[1], lines));
+    return;
+  }
   if (around) {
     out.write(around[0]);
     out.writeJsonString(built.hunks!);
     out.write(around[1]);
     return;
   }
+  if (built.uncounted) setCounts(built, countLines(built.hunks!));
   for (const piece of entryPieces(withDiffText(built))) out.write(piece);
 }
+
+function setCounts(built: BuiltEntry, { additions, deletions }: { additions: number; deletions: number }): void {
+  built.entry.additions = additions;
+  built.entry.deletions = deletions;
+  built.uncounted = false;
+}
+
+/** The entry's text after its diff, its stand-in counts (`0`, the last two fields) replaced by the real ones. */
+function withCounts(after: string, { additions, deletions }: LineCounts): string {
+  const added = after.lastIndexOf(ADDITIONS_STAND_IN);
+  const deleted = after.lastIndexOf(DELETIONS_STAND_IN);
+  if (added === -1 || deleted < added) throw new Error('material.json: an entry has no line counts to fill in');
+  return (
+    after.slice(0, added) +
+    `"additions": ${additions}` +
+    after.slice(added + ADDITIONS_STAND_IN.length, deleted) +
+    `"deletions": ${deletions}` +
+    after.slice(deleted + DELETIONS_STAND_IN.length)
+  );
+}
+
+const ADDITIONS_STAND_IN = '"additions": 0';
+const DELETIONS_STAND_IN = '"deletions": 0';
 
 /** The text of one entry in material.json, in pieces (see `writeEntry`); joined, `indent(JSON.stringify(entry, null, 2))`. */
 export function entryPieces(entry: MaterialEntry): string[] {

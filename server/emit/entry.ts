@@ -47,6 +47,8 @@ export function preloadEntryModules(): void {
 export interface BuiltEntry {
   entry: MaterialEntry;
   hunks: Buffer | null;
+  /** Its added and deleted lines are counted as it is written (see `writeEntry`); 0 until then. */
+  uncounted?: boolean;
 }
 
 /** The entry with its diff as text (plus the exact bytes when they are not UTF-8). */
@@ -54,8 +56,12 @@ export function withDiffText({ entry, hunks }: BuiltEntry): MaterialEntry {
   return hunks ? { ...entry, ...diffText(hunks) } : entry;
 }
 
-/** Builds one material entry from git's record and patch of a file. */
-export async function buildEntry(file: FileDiff, facts: EntryFacts, blobs: BlobStore): Promise<BuiltEntry> {
+/**
+ * Builds one material entry from git's record and patch of a file. With `countWhenWritten`,
+ * a text diff's added and deleted lines are left for `writeEntry` to count as it escapes
+ * them (one pass over the bytes instead of two).
+ */
+export async function buildEntry(file: FileDiff, facts: EntryFacts, blobs: BlobStore, countWhenWritten = false): Promise<BuiltEntry> {
   const { change } = file;
   const deleted = change.status === 'D';
   const liveOid = deleted ? change.oldOid : change.newOid;
@@ -90,6 +96,7 @@ export async function buildEntry(file: FileDiff, facts: EntryFacts, blobs: BlobS
     await addBinaryFacts(entry, change, blobs);
     return { entry: { ...entry, additions: null, deletions: null }, hunks: null };
   }
+  if (countWhenWritten) return { entry: { ...entry, additions: 0, deletions: 0 }, hunks: file.hunks, uncounted: true };
   const { additions, deletions } = countLines(file.hunks);
   return { entry: { ...entry, additions, deletions }, hunks: file.hunks };
 }

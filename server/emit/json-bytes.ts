@@ -11,7 +11,19 @@ const HEX = Buffer.from('0123456789abcdef', 'latin1');
 /** The most bytes `jsonEscape` writes for `n` bytes of text (`\u00XX` for each). */
 export const jsonEscapeRoom = (n: number) => n * 6;
 
-export type JsonEscape = (text: Uint8Array, out: Buffer, at: number) => number;
+/**
+ * The lines of a diff's text that start with `+` and `-`, counted while it is escaped (the
+ * text may come in several pieces: `lineStart` says the next piece starts a line).
+ */
+export interface LineCounts {
+  additions: number;
+  deletions: number;
+  lineStart: boolean;
+}
+
+export const newLineCounts = (): LineCounts => ({ additions: 0, deletions: 0, lineStart: true });
+
+export type JsonEscape = (text: Uint8Array, out: Buffer, at: number, lines?: LineCounts) => number;
 
 /**
  * Writes UTF-8 text escaped as inside a JSON string into `out` at `at` (room:
@@ -32,6 +44,9 @@ export function escaperFor(module: Uint8Array<ArrayBuffer>): JsonEscape {
     input: WebAssembly.Global;
     output: WebAssembly.Global;
     escape: (length: number) => number;
+    additions: WebAssembly.Global;
+    deletions: WebAssembly.Global;
+    lineStart: WebAssembly.Global;
   }>(module);
   if (!wasm) return jsonEscapeBytewise;
   const { exports, memory } = wasm;
@@ -39,7 +54,11 @@ export function escaperFor(module: Uint8Array<ArrayBuffer>): JsonEscape {
   const input: number = exports.input.value;
   const output: number = exports.output.value;
   const escape = exports.escape;
-  return (text, out, at) => {
+  const { additions, deletions, lineStart } = exports;
+  return (text, out, at, lines) => {
+    additions.value = lines?.additions ?? 0;
+    deletions.value = lines?.deletions ?? 0;
+    lineStart.value = lines?.lineStart ? 1 : 0;
     let o = at;
     for (let from = 0; from < text.length; from += capacity) {
       const piece = text.subarray(from, from + capacity);
@@ -48,12 +67,18 @@ export function escaperFor(module: Uint8Array<ArrayBuffer>): JsonEscape {
       out.set(memory.subarray(output, output + length), o);
       o += length;
     }
+    if (lines) {
+      lines.additions = additions.value;
+      lines.deletions = deletions.value;
+      lines.lineStart = lineStart.value !== 0;
+    }
     return o;
   };
 }
 
 /** `jsonEscape` a byte at a time, in JavaScript. */
-export function jsonEscapeBytewise(text: Uint8Array, out: Buffer, at: number): number {
+export function jsonEscapeBytewise(text: Uint8Array, out: Buffer, at: number, lines?: LineCounts): number {
+  if (lines) countLinesOf(text, lines);
   let o = at;
   for (let i = 0, n = text.length; i < n; i++) {
     const c = text[i]!;
@@ -91,4 +116,22 @@ export function jsonEscapeBytewise(text: Uint8Array, out: Buffer, at: number): n
     }
   }
   return o;
+}
+
+/** What the escape counts of a piece of text (see `LineCounts`), for `jsonEscapeBytewise`. */
+function countLinesOf(text: Uint8Array, lines: LineCounts): void {
+  if (text.length === 0) return;
+  let start = 0;
+  if (!lines.lineStart) {
+    const nl = text.indexOf(0x0a);
+    start = nl === -1 ? text.length : nl + 1;
+  }
+  while (start < text.length) {
+    if (text[start] === 0x2b) lines.additions++;
+    else if (text[start] === 0x2d) lines.deletions++;
+    const nl = text.indexOf(0x0a, start);
+    if (nl === -1) break;
+    start = nl + 1;
+  }
+  lines.lineStart = text[text.length - 1] === 0x0a;
 }

@@ -16,6 +16,18 @@
   (global $input (export "input") i32 (i32.const 1024))
   (global $output (export "output") i32 (i32.const 132112))
 
+  ;; Lines of the text that start with `+` and with `-` (a diff's added and deleted lines),
+  ;; counted on the way: every newline is a byte to escape, so the byte after it is looked
+  ;; at there. `lineStart` says the text's next byte starts a line (set by the caller for
+  ;; the first piece, and here when a piece ends with a newline).
+  (global $additions (export "additions") (mut i32) (i32.const 0))
+  (global $deletions (export "deletions") (mut i32) (i32.const 0))
+  (global $lineStart (export "lineStart") (mut i32) (i32.const 0))
+
+  (func $count (param $byte i32)
+    (global.set $additions (i32.add (global.get $additions) (i32.eq (local.get $byte) (i32.const 0x2b))))
+    (global.set $deletions (i32.add (global.get $deletions) (i32.eq (local.get $byte) (i32.const 0x2d)))))
+
   ;; The escape of each byte to escape, 8 bytes apiece: its text padded to seven bytes,
   ;; then its length. Control characters 0x00-0x1f, then the quote, then the backslash.
   (data (i32.const 0)
@@ -35,6 +47,10 @@
     (local.set $from (global.get $input))
     (local.set $end (i32.add (global.get $input) (local.get $length)))
     (local.set $to (global.get $output))
+    (if (local.get $length)
+      (then
+        (if (global.get $lineStart) (then (call $count (i32.load8_u (local.get $from)))))
+        (global.set $lineStart (i32.const 0))))
     ;; Spaces after the text, so the last block needs no check of its own: they are
     ;; never escaped, and what they add to the output is taken back at the end.
     (v128.store (local.get $end) (i8x16.splat (i32.const 0x20)))
@@ -58,6 +74,12 @@
         ;; Keep the bytes before the first byte to escape, then write its escape.
         (local.set $found (i32.ctz (local.get $found)))
         (local.set $byte (i32.load8_u (i32.add (local.get $from) (local.get $found))))
+        ;; A newline: count the line it starts, or leave that to the next piece.
+        (if (i32.eq (local.get $byte) (i32.const 0x0a))
+          (then
+            (if (i32.lt_u (i32.add (i32.add (local.get $from) (local.get $found)) (i32.const 1)) (local.get $end))
+              (then (call $count (i32.load8_u offset=1 (i32.add (local.get $from) (local.get $found)))))
+              (else (global.set $lineStart (i32.const 1))))))
         (local.set $to (i32.add (local.get $to) (local.get $found)))
         (local.set $escape
           (i32.shl

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { jsonEscape, jsonEscapeRoom } from './json-bytes';
+import { jsonEscape, jsonEscapeRoom, type LineCounts } from './json-bytes';
 
 const BUFFER_BYTES = 1 << 20;
 /** Text escaped into the buffer at a time (each byte may take six). */
@@ -50,13 +50,13 @@ export class MaterialFile {
     this.used += this.buffer.write(text, this.used, 'utf8');
   }
 
-  /** Writes UTF-8 text as a JSON string, escaped straight from its bytes (see `jsonEscape`), a piece at a time. */
-  writeJsonString(text: Buffer): void {
+  /** Writes UTF-8 text as a JSON string, escaped straight from its bytes (see `jsonEscape`), a piece at a time; `lines` counts its +/- lines on the way. */
+  writeJsonString(text: Buffer, lines?: LineCounts): void {
     this.write('"');
     for (let at = 0; at < text.length; at += ESCAPE_PIECE) {
       const piece = text.subarray(at, at + ESCAPE_PIECE);
       if (jsonEscapeRoom(piece.length) > BUFFER_BYTES - this.used) this.flush();
-      this.used = jsonEscape(piece, this.buffer, this.used);
+      this.used = jsonEscape(piece, this.buffer, this.used, lines);
     }
     this.write('"');
   }

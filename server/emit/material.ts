@@ -291,7 +291,7 @@ async function writeEntries(
 ): Promise<void> {
   for await (const file of files) {
     if (stopped()) break;
-    const built = await buildEntry(file, facts, blobs);
+    const built = await buildEntry(file, facts, blobs, true);
     out.write(follows || counts.files > 0 ? ',\n' : '\n');
     writeEntry(out, built);
     count(counts, built.entry);

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { escaperFor, jsonEscape, jsonEscapeBytewise, jsonEscapeRoom, type JsonEscape } from '../../server/emit/json-bytes';
+import { escaperFor, jsonEscape, jsonEscapeBytewise, jsonEscapeRoom, newLineCounts, type JsonEscape } from '../../server/emit/json-bytes';
+import { countLines } from '../../server/git/diff';
 import { jsonBytesWasm } from '../../server/emit/json-bytes-wasm';
 import { assemble } from '../../server/wasm/assemble';
 
@@ -87,6 +88,26 @@ describe.each([
     for (const length of [CAPACITY - 1, CAPACITY, CAPACITY + 1, 3 * CAPACITY + 17, 1_000_000]) {
       const text = utf8(next, length);
       expect(escaped(escape, text).equals(expected(text))).toBe(true);
+    }
+  });
+
+  it("counts a diff's added and deleted lines as countLines does, however the text is cut into pieces", () => {
+    const next = random(0x11e5);
+    const texts = [
+      Buffer.from('@@ -1,2 +1,2 @@\n-old\n+new\n context\n\\ No newline at end of file\n+last'),
+      Buffer.from('+first line\n\n-\n+\n'),
+      Buffer.from(''),
+      // Lines of every kind and length, newlines falling on every offset of a block and of a piece.
+      Buffer.from(Array.from({ length: 40_000 }, () => ['+', '-', ' ', '@', '\\'][Math.floor(next() * 5)]! + 'x'.repeat(Math.floor(next() * 40))).join('\n')),
+    ];
+    for (const text of texts) {
+      for (const piece of [1, 2, 15, 16, 17, 4096, CAPACITY + 3, text.length + 1]) {
+        const lines = newLineCounts();
+        const out = Buffer.alloc(jsonEscapeRoom(Math.min(piece, text.length)) + 16);
+        for (let at = 0; at < text.length; at += piece) escape(text.subarray(at, at + piece), out, 0, lines);
+        const { additions, deletions } = countLines(text);
+        expect({ additions: lines.additions, deletions: lines.deletions }, `pieces of ${piece}`).toEqual({ additions, deletions });
+      }
     }
   });
 
