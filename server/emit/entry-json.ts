@@ -2,8 +2,7 @@ import { isAscii, isUtf8 } from 'node:buffer';
 import type { MaterialEntry } from '../../schemas/material';
 import { withDiffText, type BuiltEntry } from './entry';
 import type { MaterialFile } from './material-file';
-import { countLines } from '../git/diff';
-import { newLineCounts, type LineCounts } from './json-bytes';
+import { countLines, newLineCounts, type LineCounts } from '../git/diff';
 
 /**
  * Writes one entry as `indent(JSON.stringify(entry, null, 2))` would, but without

@@ -1,3 +1,4 @@
+import { countLinesOf, type LineCounts } from '../git/diff';
 import { instantiate } from '../wasm/instance';
 import { jsonBytesWasm } from './json-bytes-wasm';
 
@@ -11,18 +12,7 @@ const HEX = Buffer.from('0123456789abcdef', 'latin1');
 /** The most bytes `jsonEscape` writes for `n` bytes of text (`\u00XX` for each). */
 export const jsonEscapeRoom = (n: number) => n * 6;
 
-/**
- * The lines of a diff's text that start with `+` and `-`, counted while it is escaped (the
- * text may come in several pieces: `lineStart` says the next piece starts a line).
- */
-export interface LineCounts {
-  additions: number;
-  deletions: number;
-  lineStart: boolean;
-}
-
-export const newLineCounts = (): LineCounts => ({ additions: 0, deletions: 0, lineStart: true });
-
+/** Escapes a piece of text (see `jsonEscape`); `lines`, when given, counts its +/- lines on the way. */
 export type JsonEscape = (text: Uint8Array, out: Buffer, at: number, lines?: LineCounts) => number;
 
 /**
@@ -116,22 +106,4 @@ export function jsonEscapeBytewise(text: Uint8Array, out: Buffer, at: number, li
     }
   }
   return o;
-}
-
-/** What the escape counts of a piece of text (see `LineCounts`), for `jsonEscapeBytewise`. */
-function countLinesOf(text: Uint8Array, lines: LineCounts): void {
-  if (text.length === 0) return;
-  let start = 0;
-  if (!lines.lineStart) {
-    const nl = text.indexOf(0x0a);
-    start = nl === -1 ? text.length : nl + 1;
-  }
-  while (start < text.length) {
-    if (text[start] === 0x2b) lines.additions++;
-    else if (text[start] === 0x2d) lines.deletions++;
-    const nl = text.indexOf(0x0a, start);
-    if (nl === -1) break;
-    start = nl + 1;
-  }
-  lines.lineStart = text[text.length - 1] === 0x0a;
 }

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { jsonEscape, jsonEscapeRoom, type LineCounts } from './json-bytes';
+import type { LineCounts } from '../git/diff';
+import { jsonEscape, jsonEscapeRoom } from './json-bytes';
 
 const BUFFER_BYTES = 1 << 20;
 /** Text escaped into the buffer at a time (each byte may take six). */

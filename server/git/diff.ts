@@ -286,19 +286,40 @@ export function parseRaw(raw: Buffer): RawChange[] {
 }
 
 /** Counts added and deleted lines in hunk text. */
-export function countLines(hunks: Buffer): { additions: number; deletions: number } {
-  let additions = 0;
-  let deletions = 0;
+export function countLines(hunks: Uint8Array): { additions: number; deletions: number } {
+  const { additions, deletions } = countLinesOf(hunks, newLineCounts());
+  return { additions, deletions };
+}
+
+/**
+ * The lines of a diff's text that start with `+` and `-`, counted as it comes, maybe in
+ * several pieces: `lineStart` says the next piece starts a line.
+ */
+export interface LineCounts {
+  additions: number;
+  deletions: number;
+  lineStart: boolean;
+}
+
+export const newLineCounts = (): LineCounts => ({ additions: 0, deletions: 0, lineStart: true });
+
+/** Adds one piece of a diff's text to `lines`, and returns them. */
+export function countLinesOf(text: Uint8Array, lines: LineCounts): LineCounts {
+  if (text.length === 0) return lines;
   let start = 0;
-  while (start < hunks.length) {
-    const first = hunks[start];
-    if (first === 0x2b) additions++;
-    else if (first === 0x2d) deletions++;
-    const nl = hunks.indexOf(0x0a, start);
+  if (!lines.lineStart) {
+    const nl = text.indexOf(0x0a);
+    start = nl === -1 ? text.length : nl + 1;
+  }
+  while (start < text.length) {
+    if (text[start] === 0x2b) lines.additions++;
+    else if (text[start] === 0x2d) lines.deletions++;
+    const nl = text.indexOf(0x0a, start);
     if (nl === -1) break;
     start = nl + 1;
   }
-  return { additions, deletions };
+  lines.lineStart = text[text.length - 1] === 0x0a;
+  return lines;
 }
 
 /** Hunk bytes as JSON can carry them: text, plus the exact bytes when they are not UTF-8. */

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { escaperFor, jsonEscape, jsonEscapeBytewise, jsonEscapeRoom, newLineCounts, type JsonEscape } from '../../server/emit/json-bytes';
-import { countLines } from '../../server/git/diff';
+import { escaperFor, jsonEscape, jsonEscapeBytewise, jsonEscapeRoom, type JsonEscape } from '../../server/emit/json-bytes';
+import { countLines, newLineCounts } from '../../server/git/diff';
 import { jsonBytesWasm } from '../../server/emit/json-bytes-wasm';
 import { assemble } from '../../server/wasm/assemble';
 
