@@ -88,17 +88,29 @@ export async function buildEntry(file: FileDiff, facts: EntryFacts, blobs: BlobS
   if (facts.generated(change.path)) entry.generated = true;
 
   const withheld = facts.withheld(change.path) ?? (change.from ? facts.withheld(change.from) : null);
+  // The fields below are set in place, in their order (a copy by spread costs more than the rest of the entry).
   if (withheld) {
     // Listed with its status and reason; nothing of its content leaves git.
-    return { entry: { ...entry, additions: null, deletions: null, withheld: { reason: withheld } }, hunks: null };
+    entry.additions = null;
+    entry.deletions = null;
+    entry.withheld = { reason: withheld };
+    return { entry, hunks: null };
   }
   if (file.binary) {
     await addBinaryFacts(entry, change, blobs);
-    return { entry: { ...entry, additions: null, deletions: null }, hunks: null };
+    entry.additions = null;
+    entry.deletions = null;
+    return { entry, hunks: null };
   }
-  if (countWhenWritten) return { entry: { ...entry, additions: 0, deletions: 0 }, hunks: file.hunks, uncounted: true };
+  if (countWhenWritten) {
+    entry.additions = 0;
+    entry.deletions = 0;
+    return { entry, hunks: file.hunks, uncounted: true };
+  }
   const { additions, deletions } = countLines(file.hunks);
-  return { entry: { ...entry, additions, deletions }, hunks: file.hunks };
+  entry.additions = additions;
+  entry.deletions = deletions;
+  return { entry, hunks: file.hunks };
 }
 
 /** Subjects of the commits that touched the file under its new or old name, each once, oldest first. */
