@@ -128,12 +128,16 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
       ? null
       : {
           index,
-          // Made when the tree is built, after the diff has started.
+          // Made when the tree is built, after the diff has started; in the fields' order of
+          // readIndexFile's entries (one shape for all: a spread would copy slowly, into another).
           updated: () =>
             stagedEntries.map((s) => ({
-              ...s,
+              path: s.path,
               rawPath: Buffer.from(s.path, 'utf8').toString('latin1'),
+              mode: s.mode,
+              oid: s.oid,
               stage: 0,
+              size: s.size,
               skipWorktree: false,
               assumeValid: false,
               intentToAdd: false,
