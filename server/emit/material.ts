@@ -6,6 +6,7 @@ import { captureIndex, type CapturedIndex } from '../git/capture';
 import { earlySplit, halfway, splitDiff, ZERO_OID, type FileDiff, type RawChange, type SplitDiff } from '../git/diff';
 import { commitsByPath, type Commit } from '../git/log';
 import { BlobReader, blobSizes } from '../git/objects';
+import { makePackView, type PackView } from '../git/object-pack';
 import type { Repo } from '../git/repo';
 import { assertWritable, reviewDir, type ReviewDir } from '../review-dir';
 import { resolveBase, type Base, type BaseOptions } from './base';
@@ -50,16 +51,26 @@ export interface RoundSummary {
 export async function emitRound(repo: Repo, options: BaseOptions, whileCapturing?: () => void): Promise<RoundSummary> {
   const review = reviewDir(repo.root);
   await assertWritable(review);
+  // The round's gits read the capture's packs while they are flushed to disk (see `startPack`).
+  const view = makePackView(repo.objectsDir);
+  try {
+    return await emitRoundWith(repo, review, options, view, whileCapturing);
+  } finally {
+    await view?.dispose();
+  }
+}
+
+async function emitRoundWith(repo: Repo, review: ReviewDir, options: BaseOptions, view: PackView | null, whileCapturing?: () => void): Promise<RoundSummary> {
   let adding!: () => void;
   const underWay = new Promise<void>((resolve) => (adding = resolve));
-  const capture = captureIndex(repo, adding);
+  const capture = captureIndex(repo, adding, view);
   capture.catch(() => {}); // awaited below, on every path
   const dropCapture = () => capture.then((index) => index.dispose(), () => {});
   // The checks below load modules and run JavaScript: git add goes first.
   await Promise.race([underWay, capture.then(() => {}, () => {})]);
   // The gits that read binaries and pin the round wait for questions from now on: started
   // while node holds little memory, each spawn costs less (fork copies page tables).
-  const helpers = { reader: new BlobReader(repo), pinning: startPinning(repo) };
+  const helpers = { reader: new BlobReader(repo, view?.env), pinning: startPinning(repo) };
   helpers.reader.start();
   // Modules needed later load while git works (a small round's capture is over in milliseconds,
   // and what it waits for then is these imports).

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { GitEnv } from './git';
 import { addDirectly, type DirectAdd } from './direct-add';
+import type { PackView } from './object-pack';
 import { readIndexFile, type IndexFile } from './index-file';
 import { updatedEntries, writeIndexTree } from './index-tree';
 import type { Repo } from './repo';
@@ -87,15 +88,15 @@ export interface CapturedIndex {
  * one `git add`; not at all when it fails before), so a caller can wait for git to be under
  * way before it keeps the processor busy.
  */
-export async function captureIndex(repo: Repo, onAdding?: () => void): Promise<CapturedIndex> {
+export async function captureIndex(repo: Repo, onAdding?: () => void, view?: PackView | null): Promise<CapturedIndex> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'involut-index-'));
   const dispose = () => rm(scratch, { recursive: true, force: true });
   const index = path.join(scratch, 'index');
-  const env = { GIT_INDEX_FILE: index };
+  const env: GitEnv = { GIT_INDEX_FILE: index, ...view?.env };
   let direct: DirectAdd | null = null;
   try {
     await seedIndex(repo.indexFile, index);
-    direct = await addDirectly(repo, addEnv(index), BULK_ADD, onAdding).catch(async () => {
+    direct = await addDirectly(repo, addEnv(index), BULK_ADD, onAdding, view).catch(async () => {
       await seedIndex(repo.indexFile, index); // start over from the real index (a file went while it was listed…)
       return null;
     });
@@ -125,12 +126,14 @@ export async function captureIndex(repo: Repo, onAdding?: () => void): Promise<C
   const writeTree = async () => {
     const final = direct?.final;
     // The index after the capture, known without reading it when only the capture changed it.
-    const written = final
-      ? await (async () => {
+    const building = final
+      ? (() => {
           const { entries, changed } = updatedEntries(final.index.entries, final.updated(), final.removed);
           return writeIndexTree({ ...final.index, entries }, packs, hashBytes, changed);
         })()
-      : await writeIndexTree(await captured(), packs, hashBytes);
+      : captured().then((read) => writeIndexTree(read, packs, hashBytes));
+    // The tree is named (and pinned) only once the objects under it are in the repository.
+    const [written] = await Promise.all([building, direct?.durable]);
     return written ?? (await repo.git.run(['write-tree'], env)).trim();
   };
   const listing = direct && { changed: direct.changed, indexed: direct.indexed, attributes: direct.attributes };

@@ -1,6 +1,8 @@
+import { closeSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { LISTING, SETTINGS, takeEarly } from './early';
 import { UNFLUSHED, type GitEnv } from './git';
 import { readIndexFile, type IndexEntry, type IndexFile } from './index-file';
+import type { PackView } from './object-pack';
 import type { Repo } from './repo';
 import { readAndHash, storeMissing, type FileJob } from './stage-files';
 
@@ -23,6 +25,11 @@ export interface DirectAdd {
    * after can be known without reading it again; null when git staged some files itself.
    */
   final: { index: IndexFile; updated: () => IndexEntry[]; removed: string[] } | null;
+  /**
+   * Resolves once the objects stored here are in the repository, flushed to disk; until then
+   * only gits given the capture's pack view read them (see `startPack`).
+   */
+  durable: Promise<void>;
 }
 
 /**
@@ -48,7 +55,7 @@ export interface DirectAdd {
  * `DirectAdd`). `addConfig` is the settings
  * of the `git add` for the files left to git; `onListing` is called once git is listing.
  */
-export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], onListing?: () => void): Promise<DirectAdd | null> {
+export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], onListing?: () => void, view?: PackView | null): Promise<DirectAdd | null> {
   if (process.platform === 'darwin' || process.platform === 'win32' || repo.emptyTree.length !== 40) return null;
   const listing = takeEarly('listing', repo.root).then((early) => early ?? repo.git.runBytes(LISTING, env));
   const settings = takeEarly('settings', repo.root)
@@ -96,12 +103,9 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
     if (converted) byGit.add(file.path);
     return !converted;
   });
-  // The pack is flushed to disk while the index is written (git records ids without reading
-  // their objects); both are done before this returns, and the diff reads the objects.
-  const packed = storeMissing(place, staged, (file) => entries.get(file)?.oid ?? null, stored);
-  packed.catch(() => {}); // awaited below
   const { gone } = hashed;
-  // Git stages the rest into the same index, then every entry staged here is recorded.
+  // Git stages the rest into the same index, then every entry staged here is recorded (git
+  // records ids without reading their objects), while the pack is written below.
   const recorded = (async () => {
     if (byGit.size) await addByGit(repo, env, addConfig, [...byGit]);
     const zero = '0'.repeat(40);
@@ -111,9 +115,12 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
       // `.review/` leaves the capture whatever .gitignore says, tracked or not.
       ...index.entries.filter((e) => isReview(e.path)).map((e) => `0 ${zero}\t${e.path}\0`),
     ];
-    if (info.length) await repo.git.runBytes(['update-index', '-z', '--index-info'], env, [], Buffer.from(info.join('')));
+    if (info.length) await recordEntries(repo, env, Buffer.from(info.join('')));
   })();
-  for (const done of await Promise.allSettled([packed, recorded])) if (done.status === 'rejected') throw done.reason;
+  recorded.catch(() => {}); // awaited below
+  // The pack is flushed to disk while the diff starts, reading its objects through the view.
+  const packed = storeMissing(place, staged, (file) => entries.get(file)?.oid ?? null, stored, view);
+  for (const done of await Promise.allSettled([packed.readable, recorded])) if (done.status === 'rejected') throw done.reason;
   // What is kept of the files read: not their bytes, which may go now.
   const stagedEntries = staged.map(({ path, mode, oid, content }) => ({ path, mode, oid, size: content.length }));
   const sizes = new Map(stagedEntries.map((s) => [s.path, s.size]));
@@ -124,6 +131,7 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
     indexed: index.entries.map((e) => e.path),
     reviewTracked: index.entries.some((e) => isReview(e.path)),
     attributes: attrs,
+    durable: packed.placed,
     final: byGit.size
       ? null
       : {
@@ -145,6 +153,22 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
           removed: [...gone, ...index.entries.filter((e) => isReview(e.path)).map((e) => e.path)].map((file) => Buffer.from(file, 'utf8').toString('latin1')),
         },
   };
+}
+
+/**
+ * `update-index --index-info` of `info` into the temporary index, given as a file next to
+ * it, which git reads whole while node goes on (see `Git.runBytes`).
+ */
+async function recordEntries(repo: Repo, env: GitEnv, info: Buffer): Promise<void> {
+  const file = `${env.GIT_INDEX_FILE!}.info`;
+  writeFileSync(file, info);
+  const fd = openSync(file, 'r');
+  try {
+    await repo.git.runBytes(['update-index', '-z', '--index-info'], env, [], { fd });
+  } finally {
+    closeSync(fd);
+    rmSync(file, { force: true });
+  }
 }
 
 /** `git add --all` of the given paths (literally, read from stdin), into the temporary index. */

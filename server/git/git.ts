@@ -40,6 +40,8 @@ export interface GitEnv {
   GLIBC_TUNABLES?: string;
   /** `0`: git writes its answers in blocks instead of one write per answer (see `UNFLUSHED`). */
   GIT_FLUSH?: string;
+  /** A folder of packs still being flushed to disk that this git may read (see `PackView`). */
+  GIT_ALTERNATE_OBJECT_DIRECTORIES?: string;
 }
 
 /**
@@ -71,18 +73,22 @@ export class Git {
     return (await this.runBytes(args, env, extraConfig)).toString('utf8');
   }
 
-  /** Like `run`, with `input` on stdin, and stdout's exact bytes (paths need not be UTF-8). */
-  async runBytes(args: string[], env: GitEnv = {}, extraConfig: string[] = [], input?: Buffer): Promise<Buffer> {
+  /**
+   * Like `run`, with `input` on stdin (bytes, or an open file), and stdout's exact bytes
+   * (paths need not be UTF-8). From a file, git reads its input whole at once, however
+   * busy node is (a pipe holds 64 KiB; node writes the rest only when its loop turns).
+   */
+  async runBytes(args: string[], env: GitEnv = {}, extraConfig: string[] = [], input?: Buffer | { fd: number }): Promise<Buffer> {
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     const code = await new Promise<number | null>((resolve, reject) => {
       const child = spawn('git', gitArgs(args, extraConfig), {
         cwd: this.cwd,
         env: minimalEnv(env),
-        stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        stdio: [input === undefined ? 'ignore' : Buffer.isBuffer(input) ? 'pipe' : input.fd, 'pipe', 'pipe'],
       });
       child.stdin?.on('error', () => {}); // git may exit without reading it all; its exit code tells
-      child.stdin?.end(input);
+      if (Buffer.isBuffer(input)) child.stdin?.end(input);
       child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
       child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
       child.once('error', reject);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fsync, openSync, rmSync, writeSync } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
+import { closeSync, fsync, linkSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { adler32 } from './adler32';
@@ -32,6 +32,19 @@ export const blobId = (content: Buffer) => objectId('blob', content);
  * or not at all. Resolves with the pack's path once it is in place.
  */
 export function writePack(packDir: string, objects: PackedObject[]): Promise<string> {
+  return startPack(packDir, objects).placed;
+}
+
+/**
+ * `writePack`, with the pack readable sooner by gits of this process: with `view` (a
+ * folder on the same file system, see `PackView`), the pack and its index are linked into
+ * `view/pack/` as soon as they are written, before they are flushed to disk, and `readable`
+ * resolves then; a git given the view as an alternate object directory reads them from
+ * there while the flush goes on. The repository itself sees the pack only once `placed`,
+ * flushed, as always. Without a view, or where the file system has no hard links,
+ * `readable` is `placed`.
+ */
+export function startPack(packDir: string, objects: PackedObject[], view?: string): { readable: Promise<void>; placed: Promise<string> } {
   const temporary = path.join(packDir, `tmp_involut_${process.pid}_${Date.now()}_${++packsStarted}`);
   const fd = openSync(`${temporary}.pack`, 'wx', 0o444);
   const offsets: number[] = [];
@@ -54,28 +67,78 @@ export function writePack(packDir: string, objects: PackedObject[]): Promise<str
     throw error;
   }
   const index = packIndex(objects, offsets, crcs, checksum);
-  const name = path.join(packDir, `pack-${checksum.toString('hex')}`);
+  const name = `pack-${checksum.toString('hex')}`;
+  let indexFd: number | null = null;
+  let linked = false;
+  try {
+    // The index is written here too (a few kilobytes), so a view can show the pack at once.
+    indexFd = openSync(`${temporary}.idx`, 'wx', 0o444);
+    writeAll(indexFd, index);
+    linked = view !== undefined && linkInto(view, temporary, name);
+  } catch (error) {
+    for (const open of [fd, indexFd]) if (open !== null) closeSync(open);
+    rmSync(`${temporary}.pack`, { force: true });
+    rmSync(`${temporary}.idx`, { force: true });
+    throw error;
+  }
   const placed = (async () => {
     try {
-      await new Promise<void>((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
-      const indexFile = await open(`${temporary}.idx`, 'wx', 0o444);
-      try {
-        await indexFile.writeFile(index);
-        await indexFile.sync();
-      } finally {
-        await indexFile.close();
-      }
-      await rename(`${temporary}.pack`, `${name}.pack`);
-      await rename(`${temporary}.idx`, `${name}.idx`);
-      return `${name}.pack`;
+      await Promise.all([flushed(fd), flushed(indexFd)]);
+      await rename(`${temporary}.pack`, path.join(packDir, `${name}.pack`));
+      await rename(`${temporary}.idx`, path.join(packDir, `${name}.idx`));
+      return path.join(packDir, `${name}.pack`);
     } catch (error) {
       await Promise.all([rm(`${temporary}.pack`, { force: true }), rm(`${temporary}.idx`, { force: true })]);
       throw error;
     } finally {
       closeSync(fd);
+      closeSync(indexFd!);
     }
   })();
-  return placed;
+  placed.catch(() => {}); // awaited by the caller
+  const readable = linked ? Promise.resolve() : placed.then(() => {});
+  readable.catch(() => {});
+  return { readable, placed };
+}
+
+/** Resolves once the file open as `fd` is flushed to disk (fsync, on the thread pool). */
+function flushed(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
+}
+
+/** Links a written pack and its index into `view/pack/` under their final names; false where that cannot be done. */
+function linkInto(view: string, temporary: string, name: string): boolean {
+  try {
+    linkSync(`${temporary}.pack`, path.join(view, 'pack', `${name}.pack`));
+    linkSync(`${temporary}.idx`, path.join(view, 'pack', `${name}.idx`));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A folder of the capture's packs for the capture's own gits (see `startPack`): made in
+ * the repository's object folder (hard links need the same file system), named as an
+ * alternate object directory in `env`, and removed with everything in it by `dispose`
+ * (the packs stay in the repository).
+ */
+export interface PackView {
+  dir: string;
+  env: { GIT_ALTERNATE_OBJECT_DIRECTORIES: string };
+  dispose(): Promise<void>;
+}
+
+export function makePackView(objectsDir: string): PackView | null {
+  // The variable is a list: a folder whose name holds its separator (or a quote) is not offered.
+  if (objectsDir.includes(path.delimiter) || objectsDir.includes('"')) return null;
+  try {
+    const dir = mkdtempSync(path.join(objectsDir, 'involut-view-'));
+    mkdirSync(path.join(dir, 'pack'));
+    return { dir, env: { GIT_ALTERNATE_OBJECT_DIRECTORIES: dir }, dispose: () => rm(dir, { recursive: true, force: true }) };
+  } catch {
+    return null; // an object folder Involut may not write into: the packs are read once placed
+  }
 }
 
 /** Packs this process started writing, so that two started in the same millisecond get different names. */

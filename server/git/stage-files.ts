@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { blobId, writePack, type PackedObject } from './object-pack';
+import { blobId, startPack, type PackedObject, type PackView } from './object-pack';
 import { Git, type GitEnv } from './git';
 import { storedObjects } from './stored-objects';
 
@@ -79,14 +79,32 @@ async function storedAmong(place: StagingPlace, oids: string[]): Promise<Set<str
 
 /**
  * Stores, as one pack (see object-pack.ts), the blobs of `files` that the repository lacks:
- * not in the index already (`indexed`), nor among `stored`. Resolves once the pack is in place.
+ * not in the index already (`indexed`), nor among `stored`. `readable` resolves once gits
+ * given `view` can read them, `placed` once the pack is in the repository (see `startPack`).
  */
-export async function storeMissing(place: StagingPlace, files: HashedFile[], indexed: (file: string) => string | null, stored: Set<string>): Promise<void> {
+export function storeMissing(
+  place: StagingPlace,
+  files: HashedFile[],
+  indexed: (file: string) => string | null,
+  stored: Set<string>,
+  view?: PackView | null,
+): { readable: Promise<void>; placed: Promise<void> } {
   const missing = new Map<string, PackedObject>();
   for (const file of files) {
     if (indexed(file.path) !== file.oid && !stored.has(file.oid)) missing.set(file.oid, file);
   }
-  if (missing.size) await writePack(`${place.objectsDir}/pack`, [...missing.values()]);
+  if (missing.size === 0) return { readable: Promise.resolve(), placed: Promise.resolve() };
+  let pack: ReturnType<typeof startPack>;
+  try {
+    pack = startPack(`${place.objectsDir}/pack`, [...missing.values()], view?.dir);
+  } catch (error) {
+    // Met where the promises are awaited, after whatever runs alongside has ended.
+    pack = { readable: Promise.reject(error), placed: Promise.reject(error) };
+    pack.readable.catch(() => {});
+  }
+  const placed = pack.placed.then(() => {});
+  placed.catch(() => {}); // awaited by the caller, unless the capture failed already
+  return { readable: pack.readable, placed };
 }
 
 /**

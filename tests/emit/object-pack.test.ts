@@ -4,9 +4,9 @@
  * `cat-file` gives every blob back byte for byte.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { blobId, writePack } from '../../server/git/object-pack';
+import { blobId, makePackView, startPack, writePack } from '../../server/git/object-pack';
 import { binaryBytes, cleanup, makeRepo } from '../helpers/git-repo';
 
 afterAll(cleanup);
@@ -32,5 +32,32 @@ describe('writePack', () => {
       expect(gitId, 'the id git gives the same bytes').toBe(oid);
       expect(repo.gitBytes(['cat-file', 'blob', oid]).equals(content)).toBe(true);
     }
+  });
+});
+
+describe('a pack view', () => {
+  it('lets a git given it read the objects before the pack is in place, and leaves the pack in the repository when it goes', async () => {
+    const repo = makeRepo();
+    const content = Buffer.from('read through the view\n');
+    const oid = blobId(content);
+    const view = makePackView(repo.path('.git/objects'))!;
+    expect(view).not.toBeNull();
+    const { readable, placed } = startPack(repo.path('.git/objects/pack'), [{ oid, content }], view.dir);
+    await readable;
+    const shown = readdirSync(`${view.dir}/pack`).sort();
+    expect(shown.map((f) => f.replace(/^pack-[0-9a-f]{40}/, 'pack'))).toEqual(['pack.idx', 'pack.pack']);
+    const throughView = (env: NodeJS.ProcessEnv) =>
+      execFileSync('git', ['cat-file', 'blob', oid], { cwd: repo.dir, env: { ...process.env, ...env } });
+    // Whether or not the pack is in place yet, a git with the view reads the blob.
+    expect(throughView(view.env).equals(content)).toBe(true);
+    await placed;
+    await view.dispose();
+    expect(existsSync(view.dir)).toBe(false);
+    expect(repo.gitBytes(['cat-file', 'blob', oid]).equals(content), 'the pack stays in the repository').toBe(true);
+    expect(readdirSync(repo.path('.git/objects/pack')).filter((f) => f.startsWith('tmp_'))).toEqual([]);
+  });
+
+  it('is not offered for an object folder whose name would split the list it goes in', () => {
+    expect(makePackView('/tmp/a:b/.git/objects')).toBeNull();
   });
 });
