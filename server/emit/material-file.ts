@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readSync, renameSync, rmSync, write, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { LineCounts } from '../git/diff';
 import { jsonEscape, jsonEscapeRoom } from './json-bytes';
@@ -9,34 +9,45 @@ const ESCAPE_PIECE = BUFFER_BYTES / 8;
 
 /**
  * A file written piece by piece through a temporary name, appearing whole only on
- * `commit()`. Pieces are encoded straight into one buffer and written a mebibyte at a
- * time, synchronously: a material is tens of thousands of pieces, and a write stream's
- * bookkeeping and thread-pool round trips per piece cost more than the writes to the page
- * cache themselves. A failed write throws where it happens.
+ * `commit()`, and optionally a copy of it written alongside (`copyTo`: the kept round, see
+ * `keepRound`). Pieces are encoded straight into a mebibyte buffer; each full buffer goes
+ * to the file (and the copy) from the thread pool, at its place, while the next one fills:
+ * copying a material into the page cache, twice, is no longer the main thread's work, nor
+ * the wait at the end of a round. A material is tens of thousands of pieces, so a stream's
+ * bookkeeping per piece would cost more than the writes. A failed write fails `commit()`.
  */
 export class MaterialFile {
   readonly temporary: string;
-  private fd: number | null = null;
-  private buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+  private fds: number[] = [];
+  private buffer: Buffer = Buffer.allocUnsafe(BUFFER_BYTES);
   private used = 0;
   /** What was written, while it is held in memory (see the constructor); null once in the file. */
   private held: Buffer[] | null = null;
   private heldBytes = 0;
+  /** Bytes handed to the file so far: where the next ones go. */
+  private position = 0;
+  /** Buffers whose writes ended, to fill again. */
+  private readonly free: Buffer[] = [];
+  private writing = 0;
+  private drainedWaiters: Array<() => void> = [];
+  private failure: unknown = null;
+  private aborted = false;
 
   /**
-   * Opens `.<name>.<pid>.<time>[.<tag>].tmp` next to `file` (whose folder must exist). With
-   * `holdUpTo`, what is written stays in memory up to that many bytes, and the file is only
-   * made past them: a part that is appended to another file (see `append`) then costs no
-   * write and read back.
+   * Opens `.<name>.<pid>.<time>[.<tag>].tmp` next to `file` (whose folder must exist), and
+   * `copyTo` when given. With `holdUpTo`, what is written stays in memory up to that many
+   * bytes, and the file is only made past them: a part that is appended to another file
+   * (see `append`) then costs no write and read back.
    */
   constructor(
     private readonly file: string,
     tag = '',
     private readonly holdUpTo = 0,
+    readonly copyTo: string | null = null,
   ) {
     this.temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}${tag ? `.${tag}` : ''}.tmp`);
     if (holdUpTo > 0) this.held = [];
-    else this.fd = openSync(this.temporary, 'wx');
+    else this.open();
   }
 
   write(text: string): void {
@@ -62,61 +73,73 @@ export class MaterialFile {
     this.write('"');
   }
 
-  /** Writes ASCII text over what was written at byte `at` (a stand-in of the same length). */
-  writeAt(at: number, text: string): void {
+  /** Writes ASCII text over what was written at byte `at` (a stand-in of the same length), once the writes before it ended. */
+  async writeAt(at: number, text: string): Promise<void> {
     this.flush();
+    await this.drained();
     const bytes = Buffer.from(text, 'latin1');
-    for (let done = 0; done < bytes.length; ) done += writeSync(this.fd!, bytes, done, bytes.length - done, at + done);
+    for (const fd of this.fds) for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, at + done);
   }
 
   /** Appends everything written to another one (a part written alongside this one), which is then removed. */
-  append(other: MaterialFile): void {
+  async append(other: MaterialFile): Promise<void> {
     this.flush();
     other.flush();
     if (other.held) {
-      for (const bytes of other.held) this.put(bytes);
+      for (const bytes of other.held) this.send(bytes, null);
     } else {
-      other.close();
+      await other.close();
       const from = openSync(other.temporary, 'r');
       try {
         for (;;) {
-          const read = readSync(from, this.buffer, 0, BUFFER_BYTES, null);
+          const chunk = this.free.pop() ?? Buffer.allocUnsafe(BUFFER_BYTES);
+          const read = readSync(from, chunk, 0, BUFFER_BYTES, null);
           if (read === 0) break;
-          this.put(this.buffer.subarray(0, read));
+          this.send(chunk.subarray(0, read), chunk);
         }
       } finally {
         closeSync(from);
       }
     }
-    other.abort();
+    await other.abort();
   }
 
-  /** Writes what is buffered and closes the file. */
-  close(): void {
+  /** Writes what is buffered, waits for every write, and closes the file. */
+  async close(): Promise<void> {
     this.flush();
     if (this.held) this.spill(); // a file held in memory is made when it is closed
-    if (this.fd !== null) {
-      closeSync(this.fd);
-      this.fd = null;
-    }
+    await this.drained();
+    for (const fd of this.fds) closeSync(fd);
+    this.fds = [];
+    if (this.failure !== null) throw this.failure;
   }
 
-  /** Closes and moves the file into place. */
-  commit(): void {
-    this.close();
+  /** Closes and moves the file into place (the copy stays where it was written, for its owner). */
+  async commit(): Promise<void> {
+    await this.close();
     renameSync(this.temporary, this.file);
   }
 
-  /** Closes and removes the temporary file (and drops what was held). */
-  abort(): void {
+  /** Drops what was held, and removes the temporary file and the copy once their writes ended. */
+  async abort(): Promise<void> {
+    this.aborted = true;
     this.held = null;
-    try {
-      if (this.fd !== null) closeSync(this.fd);
-    } catch {
-      // closing is all that is left to do; the file goes anyway
+    await this.drained();
+    for (const fd of this.fds) {
+      try {
+        closeSync(fd);
+      } catch {
+        // closing is all that is left to do; the file goes anyway
+      }
     }
-    this.fd = null;
+    this.fds = [];
     rmSync(this.temporary, { force: true });
+    if (this.copyTo) rmSync(this.copyTo, { force: true });
+  }
+
+  private open(): void {
+    this.fds = [openSync(this.temporary, 'wx')];
+    if (this.copyTo) this.fds.push(openSync(this.copyTo, 'wx'));
   }
 
   private flush(): void {
@@ -127,34 +150,63 @@ export class MaterialFile {
       this.held.push(bytes);
       this.heldBytes += bytes.length;
       this.buffer = Buffer.allocUnsafe(BUFFER_BYTES);
+    } else if (this.held) {
+      this.put(Buffer.from(bytes));
     } else {
-      this.put(bytes);
+      this.send(bytes, this.buffer);
+      this.buffer = this.free.pop() ?? Buffer.allocUnsafe(BUFFER_BYTES);
     }
     this.used = 0;
   }
 
-  /** Writes bytes after what was written (held ones first go to the file, once past what may be held). */
+  /** Writes bytes after what was written (held ones first go to the file, once past what may be held); `bytes` must stay as they are. */
   private put(bytes: Buffer): void {
     if (this.held) {
       if (this.heldBytes + bytes.length <= this.holdUpTo) {
-        this.held.push(Buffer.from(bytes));
+        this.held.push(bytes);
         this.heldBytes += bytes.length;
         return;
       }
       this.spill();
     }
-    writeAll(this.fd!, bytes);
+    this.send(bytes, null);
   }
 
   /** Makes the temporary file and writes what was held into it. */
   private spill(): void {
     const held = this.held!;
     this.held = null;
-    this.fd = openSync(this.temporary, 'wx');
-    for (const bytes of held) writeAll(this.fd, bytes);
+    this.open();
+    for (const bytes of held) this.send(bytes, null);
+  }
+
+  /** Hands bytes to the thread pool, for the file and the copy, at their place; `pooled` is taken back to fill again once written. */
+  private send(bytes: Buffer, pooled: Buffer | null): void {
+    if (this.aborted) return;
+    const position = this.position;
+    this.position += bytes.length;
+    let left = this.fds.length;
+    for (const fd of this.fds) {
+      this.writing++;
+      writeWhole(fd, bytes, position, (error) => {
+        if (error && this.failure === null) this.failure = error;
+        if (--left === 0 && pooled) this.free.push(pooled);
+        if (--this.writing === 0) for (const wake of this.drainedWaiters.splice(0)) wake();
+      });
+    }
+  }
+
+  private drained(): Promise<void> {
+    if (this.writing === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drainedWaiters.push(resolve));
   }
 }
 
-function writeAll(fd: number, bytes: Buffer): void {
-  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+/** Writes all of `bytes` at `position` (a write may take fewer than asked), on the thread pool. */
+function writeWhole(fd: number, bytes: Buffer, position: number, done: (error: Error | null) => void): void {
+  write(fd, bytes, 0, bytes.length, position, (error, written) => {
+    if (error) return done(error);
+    if (written < bytes.length) return writeWhole(fd, bytes.subarray(written), position + written, done);
+    done(null);
+  });
 }

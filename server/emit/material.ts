@@ -16,7 +16,7 @@ import { MaterialFile } from './material-file';
 import { isGenerated } from './generated';
 import { lookIgnored } from './ignore';
 import { loadPrivacy, type PrivacyCheck } from './privacy';
-import { claimRound, keepRound, nextRoundNumber, readBegin, readPreviousRound, releaseRound, startPinning, type BeginRecord, type PreviousRound } from './rounds';
+import { claimRound, keepRound, keptCopy, nextRoundNumber, readBegin, readPreviousRound, releaseRound, startPinning, type BeginRecord, type PreviousRound } from './rounds';
 import { localIsoTime } from './time';
 
 /** What a round's emission did, for the summary the CLI prints. */
@@ -127,7 +127,7 @@ async function emitRoundWith(repo: Repo, review: ReviewDir, options: BaseOptions
     }
     try {
       const summary = await writeMaterial(repo, review, { base, index, tree, round, warnings, patches, ...helpers });
-      await keepRound(review, round);
+      await keepRound(review, round, keptCopy(review, round));
       return summary;
     } catch (error) {
       await releaseRound(review, round);
@@ -219,7 +219,8 @@ async function writeMaterialWith(
   { base, tree: treeWritten, round, warnings, patches, reader, pinning }: RoundFacts,
 ): Promise<RoundSummary> {
   await mkdir(review.blobs, { recursive: true });
-  const writer = new MaterialFile(review.material);
+  // The kept round's copy is written alongside (see `keepRound`).
+  const writer = new MaterialFile(review.material, '', 0, keptCopy(review, round));
   let part: MaterialFile | null = null;
   let diff: SplitDiff | null = null;
   const blobs = { reader, dir: review.blobs, shortBase: base.oid.slice(0, 7), taken: new Set<string>() };
@@ -253,20 +254,18 @@ async function writeMaterialWith(
         writeEntries(diff.second, known, blobs, part, rest, stopped, true),
       ].map((half) => half.catch((error: unknown) => ((failed = true), Promise.reject(error))));
       for (const result of await Promise.allSettled(halves)) if (result.status === 'rejected') throw result.reason;
-      writer.append(part);
+      await writer.append(part);
       part = null;
       addEntries(summary, rest);
       if (rest.files > 0) splitSettings.splits++;
     }
     writer.write(summary.files === 0 ? ']\n}\n' : '\n  ]\n}\n');
     summary.tree = await treeWritten;
-    writer.writeAt(treeAt, summary.tree);
+    await writer.writeAt(treeAt, summary.tree);
     await Promise.all([reader.close(), pinned]);
-    writer.commit();
+    await writer.commit();
   } catch (error) {
-    await Promise.all([started.then((d) => d.stop(), () => {}), pinned.catch(() => {})]);
-    writer.abort();
-    part?.abort();
+    await Promise.all([started.then((d) => d.stop(), () => {}), pinned.catch(() => {}), writer.abort(), part?.abort()]);
     throw error;
   }
   return summary;

@@ -237,16 +237,19 @@ export async function releaseRound(review: ReviewDir, n: number): Promise<void> 
   await rmdir(path.dirname(keptMaterial(review, n))).catch(() => {});
 }
 
+/** Where the copy of a round's material is written alongside material.json, before `keepRound` links it into place. */
+export const keptCopy = (review: ReviewDir, n: number) => path.join(path.dirname(keptMaterial(review, n)), `.material.json.${process.pid}.tmp`);
+
 /**
- * Keeps the material just written as `.review/rounds/<n>/material.json`: copied to a
- * temporary name, then linked into place, which appears whole and fails rather than
- * replace a file already there.
+ * Keeps the material just written as `.review/rounds/<n>/material.json`: its copy, written
+ * alongside as `written` (else copied now to a temporary name), is linked into place,
+ * which appears whole and fails rather than replace a file already there.
  */
-export async function keepRound(review: ReviewDir, n: number): Promise<void> {
+export async function keepRound(review: ReviewDir, n: number, written?: string): Promise<void> {
   const kept = keptMaterial(review, n);
-  const temporary = path.join(path.dirname(kept), `.material.json.${process.pid}.${Date.now()}.tmp`);
+  const temporary = written ?? path.join(path.dirname(kept), `.material.json.${process.pid}.${Date.now()}.tmp`);
   try {
-    await copyFile(review.material, temporary);
+    if (written === undefined) await copyFile(review.material, temporary);
     await link(temporary, kept).catch(async (error: NodeJS.ErrnoException) => {
       // A file system without hard links: the folder was claimed for this round, so a rename is safe.
       if (error.code === 'EEXIST' || (await stat(kept).catch(() => null))) throw error;

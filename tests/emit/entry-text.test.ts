@@ -49,7 +49,7 @@ describe('an entry written around its diff', () => {
 });
 
 describe('a diff escaped straight from the bytes git printed', () => {
-  it('is byte for byte the entry indented whole, whatever the bytes hold', () => {
+  it('is byte for byte the entry indented whole, whatever the bytes hold', async () => {
     const diffs = [
       '@@ -1 +1 @@\n-a "quoted" \\ back\\slash\n+tab\there\r\n',
       'every control character: ' + Array.from({ length: 32 }, (_, c) => String.fromCharCode(c)).join('') + '\u007f',
@@ -72,7 +72,7 @@ describe('a diff escaped straight from the bytes git printed', () => {
     const latin1 = Buffer.from('caf\xe9\n', 'latin1');
     writeEntry(out, { entry: entry({ diff: null }), hunks: latin1 });
     expected.push(plain({ ...entry({ diff: null }), diff: latin1.toString('utf8'), diff_base64: latin1.toString('base64') }));
-    out.commit();
+    await out.commit();
     expect(readFileSync(file, 'utf8')).toBe(expected.join(''));
   });
 });
