@@ -1,6 +1,7 @@
 import { copyFile, link, mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Repo } from '../git/repo';
+import { ROUND_REFS, takeEarly } from '../git/early';
 import { readJsonOrNull, writeFileAtomic, type ReviewDir } from '../review-dir';
 import { localIsoTime } from './time';
 
@@ -195,7 +196,8 @@ function valueEndAt(text: string, at: number): number {
  * share refs) and a kept round is never written over.
  */
 export async function nextRoundNumber(repo: Repo, review: ReviewDir, previous: PreviousRound | null): Promise<number> {
-  const [refs, kept] = await Promise.all([repo.git.run(['for-each-ref', '--format=%(refname)', 'refs/involut/rounds/']), keptRounds(review)]);
+  const pinned = takeEarly('rounds', repo.root).then((early) => early ?? repo.git.runBytes(ROUND_REFS));
+  const [refs, kept] = await Promise.all([pinned.then((answer) => answer.toString('utf8')), keptRounds(review)]);
   let highest = Math.max(previous?.round ?? 0, ...kept);
   for (const ref of refs.split('\n')) {
     const n = Number(ref.slice('refs/involut/rounds/'.length));

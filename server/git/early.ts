@@ -3,8 +3,8 @@ import { Git } from './git';
 /**
  * The first gits of `involut rounds`, started before its modules load (about 20 ms):
  * where the repository is (`REPO_PROBE`, see `openRepo`), then, at its top level, what
- * changed (`LISTING`) and the settings that decide how it is staged (`SETTINGS`, see
- * `addDirectly`). Each answer is taken once, by the code that would otherwise ask the same
+ * changed (`LISTING`), the settings that decide how it is staged (`SETTINGS`, see
+ * `addDirectly`) and the rounds already pinned (`ROUND_REFS`, see `nextRoundNumber`). Each answer is taken once, by the code that would otherwise ask the same
  * question of the same folder; anything not taken is simply not used.
  */
 export function startEarly(dir: string, base?: string): void {
@@ -23,6 +23,7 @@ export function startEarly(dir: string, base?: string): void {
     where,
     listing: at(LISTING),
     settings: at(['config', '-z', '--get-regexp', SETTINGS]),
+    rounds: at(ROUND_REFS),
     base: questions ? at(BASE_LOOKUP, questions) : Promise.resolve(null),
     baseRef: base,
   };
@@ -33,6 +34,7 @@ let started: {
   where: Promise<string | null>;
   listing: Promise<{ root: string; answer: Promise<Buffer> } | null>;
   settings: Promise<{ root: string; answer: Promise<Buffer> } | null>;
+  rounds: Promise<{ root: string; answer: Promise<Buffer> } | null>;
   base: Promise<{ root: string; answer: Promise<Buffer> } | null>;
   baseRef: string | undefined;
 } | null = null;
@@ -49,7 +51,7 @@ export function takeEarlyProbe(dir: string): Promise<string | null> | null {
  * The answer of the listing, the settings or the base lookup run at `root` (for the base,
  * of `ref`), if it was started early; taken once.
  */
-export async function takeEarly(which: 'listing' | 'settings' | 'base', root: string, ref?: string): Promise<Buffer | null> {
+export async function takeEarly(which: 'listing' | 'settings' | 'rounds' | 'base', root: string, ref?: string): Promise<Buffer | null> {
   const early = started?.[which];
   if (!early || !started || (which === 'base' && started.baseRef !== ref)) return null;
   started = { ...started, [which]: Promise.resolve(null) };
@@ -70,6 +72,9 @@ export function baseQuestions(ref: string): Buffer | null {
 export const REPO_WHERE = ['rev-parse', '--show-toplevel', '--path-format=absolute', '--git-path', 'index', '--git-path', 'info/exclude', '--git-path', 'objects', '--show-object-format'];
 /** …with HEAD and its branch: `--abbrev-ref=loose` shortens as `symbolic-ref --short` does; a detached HEAD prints `HEAD`. */
 export const REPO_PROBE = [...REPO_WHERE, 'HEAD^{commit}', '--abbrev-ref=loose', 'HEAD'];
+
+/** The refs of the rounds pinned so far. */
+export const ROUND_REFS = ['for-each-ref', '--format=%(refname)', 'refs/involut/rounds/'];
 
 /** Every changed path of the working tree: modified or deleted tracked files and untracked ones not ignored. */
 export const LISTING = ['ls-files', '-z', '--modified', '--others', '--exclude-standard'];
