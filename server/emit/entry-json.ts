@@ -14,19 +14,20 @@ import { countLines, newLineCounts, type LineCounts } from '../git/diff';
  * such an entry, and one whose diff is not UTF-8, takes the plain way.
  */
 export function writeEntry(out: MaterialFile, built: BuiltEntry): void {
-  const around = built.hunks && escapable(built.hunks) ? aroundDiff(built.entry) : null;
+  const hunks = built.hunks && escapable(built.hunks);
+  const around = hunks ? aroundDiff(built.entry) : null;
   if (around && built.uncounted) {
     // Its lines are counted as they are escaped, and the counts, which follow the diff, filled in.
     out.write(around[0]);
     const lines = newLineCounts();
-    out.writeJsonString(built.hunks!, lines);
+    out.writeJsonString(hunks!, lines);
     setCounts(built, lines);
     out.write(withCounts(around[1], lines));
     return;
   }
   if (around) {
     out.write(around[0]);
-    out.writeJsonString(built.hunks!);
+    out.writeJsonString(hunks!);
     out.write(around[1]);
     return;
   }
@@ -91,7 +92,12 @@ function indent(json: string): string {
 const LINE_SEPARATOR = Buffer.from('\u2028');
 const PARAGRAPH_SEPARATOR = Buffer.from('\u2029');
 
-/** Whether a diff's bytes can be escaped as they are: UTF-8 holding neither U+2028 nor U+2029. */
-function escapable(hunks: Buffer): boolean {
-  return isAscii(hunks) || (isUtf8(hunks) && !hunks.includes(LINE_SEPARATOR) && !hunks.includes(PARAGRAPH_SEPARATOR));
+/**
+ * A diff's pieces if its bytes can be escaped as they are: UTF-8 holding neither U+2028 nor
+ * U+2029 (pieces of ASCII as they come; else joined, as a character may straddle two); null otherwise.
+ */
+function escapable(pieces: Buffer[]): Buffer[] | null {
+  if (pieces.every((piece) => isAscii(piece))) return pieces;
+  const hunks = Buffer.concat(pieces);
+  return isUtf8(hunks) && !hunks.includes(LINE_SEPARATOR) && !hunks.includes(PARAGRAPH_SEPARATOR) ? [hunks] : null;
 }

@@ -46,7 +46,7 @@ export function preloadEntryModules(): void {
  */
 export interface BuiltEntry {
   entry: MaterialEntry;
-  hunks: Buffer | null;
+  hunks: Buffer[] | null;
   /** Its added and deleted lines are counted as it is written (see `writeEntry`); 0 until then. */
   uncounted?: boolean;
 }

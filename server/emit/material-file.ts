@@ -62,13 +62,19 @@ export class MaterialFile {
     this.used += this.buffer.write(text, this.used, 'utf8');
   }
 
-  /** Writes UTF-8 text as a JSON string, escaped straight from its bytes (see `jsonEscape`), a piece at a time; `lines` counts its +/- lines on the way. */
-  writeJsonString(text: Buffer, lines?: LineCounts): void {
+  /**
+   * Writes UTF-8 text as a JSON string, escaped straight from its bytes (see `jsonEscape`),
+   * whole or in pieces (no character split across two), a part at a time; `lines` counts its
+   * +/- lines on the way.
+   */
+  writeJsonString(text: Buffer | Buffer[], lines?: LineCounts): void {
     this.write('"');
-    for (let at = 0; at < text.length; at += ESCAPE_PIECE) {
-      const piece = text.subarray(at, at + ESCAPE_PIECE);
-      if (jsonEscapeRoom(piece.length) > BUFFER_BYTES - this.used) this.flush();
-      this.used = jsonEscape(piece, this.buffer, this.used, lines);
+    for (const bytes of Array.isArray(text) ? text : [text]) {
+      for (let at = 0; at < bytes.length; at += ESCAPE_PIECE) {
+        const piece = bytes.subarray(at, at + ESCAPE_PIECE);
+        if (jsonEscapeRoom(piece.length) > BUFFER_BYTES - this.used) this.flush();
+        this.used = jsonEscape(piece, this.buffer, this.used, lines);
+      }
     }
     this.write('"');
   }

@@ -20,8 +20,8 @@ export interface RawChange {
 export interface FileDiff {
   change: RawChange;
   binary: boolean;
-  /** The hunks from the first `@@` to the end, exact bytes (empty when there is none). */
-  hunks: Buffer;
+  /** The hunks from the first `@@` to the end, exact bytes, in the pieces git's output came in (none when there is no hunk). */
+  hunks: Buffer[];
 }
 
 export const ZERO_OID = /^0+$/;
@@ -285,10 +285,11 @@ export function parseRaw(raw: Buffer): RawChange[] {
   return parseRawRecords(raw).changes;
 }
 
-/** Counts added and deleted lines in hunk text. */
-export function countLines(hunks: Uint8Array): { additions: number; deletions: number } {
-  const { additions, deletions } = countLinesOf(hunks, newLineCounts());
-  return { additions, deletions };
+/** Counts added and deleted lines in hunk text, whole or in pieces. */
+export function countLines(hunks: Uint8Array | Uint8Array[]): { additions: number; deletions: number } {
+  const lines = newLineCounts();
+  for (const piece of Array.isArray(hunks) ? hunks : [hunks]) countLinesOf(piece, lines);
+  return { additions: lines.additions, deletions: lines.deletions };
 }
 
 /**
@@ -323,7 +324,8 @@ export function countLinesOf(text: Uint8Array, lines: LineCounts): LineCounts {
 }
 
 /** Hunk bytes as JSON can carry them: text, plus the exact bytes when they are not UTF-8. */
-export function diffText(hunks: Buffer): { diff: string; diff_base64?: string } {
+export function diffText(pieces: Buffer[]): { diff: string; diff_base64?: string } {
+  const hunks = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
   // ASCII reads the same as Latin-1 or UTF-8; Latin-1 is a plain copy, several times faster.
   if (isAscii(hunks)) return { diff: hunks.toString('latin1') };
   if (isUtf8(hunks)) return { diff: hunks.toString('utf8') };

@@ -15,7 +15,7 @@ type DiffChild = ReturnType<Repo['git']['spawn']>;
 export class PatchStream {
   private readonly chunks: ReadAhead;
   private readonly splitter = new SectionSplitter();
-  private readonly pending: Buffer[] = [];
+  private readonly pending: Buffer[][] = [];
   private ended = false;
   private stopped = false;
   readonly done: Promise<void>;
@@ -198,16 +198,30 @@ export function parseRawRecords(raw: Buffer): { records: string[]; changes: RawC
   return { records, changes };
 }
 
-function toFileDiff(change: RawChange, sections: Buffer[]): FileDiff {
+function toFileDiff(change: RawChange, sections: Buffer[][]): FileDiff {
   let binary = false;
   const hunks: Buffer[] = [];
   for (const section of sections) {
-    const at = hunkStart(section);
-    const header = at === -1 ? section : section.subarray(0, at);
+    const { header, rest } = splitHeader(section);
     if (header.includes('\nBinary files ')) binary = true;
-    if (at !== -1) hunks.push(section.subarray(at));
+    hunks.push(...rest);
   }
-  return { change, binary, hunks: hunks.length === 1 ? hunks[0]! : Buffer.concat(hunks) };
+  return { change, binary, hunks };
+}
+
+/**
+ * A section's header (up to its first `@@ -` line, or all of it when it has none) and its
+ * hunks, in pieces: only the pieces the header spans are joined to find where it ends.
+ */
+function splitHeader(pieces: Buffer[]): { header: Buffer; rest: Buffer[] } {
+  let head = pieces[0] ?? Buffer.alloc(0);
+  let used = 1;
+  for (;;) {
+    const at = hunkStart(head);
+    if (at !== -1) return { header: head.subarray(0, at), rest: [head.subarray(at), ...pieces.slice(used)].filter((piece) => piece.length > 0) };
+    if (used === pieces.length) return { header: head, rest: [] };
+    head = Buffer.concat([head, pieces[used++]!]);
+  }
 }
 
 /** Offset of the first `@@ -` line of a section, or -1. */
@@ -218,14 +232,14 @@ function hunkStart(section: Buffer): number {
 }
 
 /**
- * Cuts a patch stream into per-file sections at each `diff --git` line, without
- * copying the stream more than once, even when a marker straddles two chunks.
+ * Cuts a patch stream into per-file sections at each `diff --git` line, each as the
+ * pieces of the chunks it lies in, never copied, even when a marker straddles two chunks.
  */
 export class SectionSplitter {
   private parts: Buffer[] = [];
   private size = 0;
 
-  push(chunk: Buffer): Buffer[] {
+  push(chunk: Buffer): Buffer[][] {
     if (chunk.length === 0) return [];
     const cuts: number[] = [];
     // A marker that starts in the bytes already held and ends in this chunk: looked for in a
@@ -241,7 +255,7 @@ export class SectionSplitter {
     }
     this.parts.push(chunk);
     this.size += chunk.length;
-    const sections: Buffer[] = [];
+    const sections: Buffer[][] = [];
     let taken = 0;
     for (const cut of cuts) {
       sections.push(this.take(cut - taken));
@@ -250,30 +264,28 @@ export class SectionSplitter {
     return sections;
   }
 
-  end(): Buffer[] {
+  end(): Buffer[][] {
     if (this.size === 0) return [];
     return [this.take(this.size)];
   }
 
-  /** The first n bytes held, as one buffer: a view when they lie in one chunk, else a copy of just them. */
-  private take(n: number): Buffer {
-    const first = this.parts[0]!;
+  /** The first n bytes held, as views of the chunks they lie in. */
+  private take(n: number): Buffer[] {
     this.size -= n;
-    if (first.length >= n) {
-      if (first.length > n) this.parts[0] = first.subarray(n);
-      else this.parts.shift();
-      return first.subarray(0, n);
-    }
-    const taken = Buffer.allocUnsafe(n);
-    let copied = 0;
+    const taken: Buffer[] = [];
+    let left = n;
     let used = 0; // parts taken whole, dropped at once (one shift each would be quadratic in tiny chunks)
-    while (copied < n) {
+    while (left > 0) {
       const part = this.parts[used]!;
-      const want = Math.min(part.length, n - copied);
-      part.copy(taken, copied, 0, want);
-      copied += want;
-      if (want < part.length) this.parts[used] = part.subarray(want);
-      else used++;
+      if (part.length > left) {
+        taken.push(part.subarray(0, left));
+        this.parts[used] = part.subarray(left);
+        left = 0;
+      } else {
+        taken.push(part);
+        left -= part.length;
+        used++;
+      }
     }
     this.parts.splice(0, used);
     return taken;

@@ -64,13 +64,17 @@ describe('a diff escaped straight from the bytes git printed', () => {
     const out = new MaterialFile(file);
     const expected: string[] = [];
     for (const diff of diffs) {
-      const e = entry({ diff: null });
-      writeEntry(out, { entry: e, hunks: Buffer.from(diff, 'utf8') });
-      expected.push(plain({ ...e, diff }));
+      // Whole, and in the pieces git's output may come in (a character may straddle two).
+      const bytes = Buffer.from(diff, 'utf8');
+      for (const hunks of [[bytes], [bytes.subarray(0, 7), bytes.subarray(7, bytes.length - 3), bytes.subarray(bytes.length - 3)]]) {
+        const e = entry({ diff: null });
+        writeEntry(out, { entry: e, hunks: hunks.filter((piece) => piece.length > 0) });
+        expected.push(plain({ ...e, diff }));
+      }
     }
     // Not UTF-8: the text, and the exact bytes beside it.
     const latin1 = Buffer.from('caf\xe9\n', 'latin1');
-    writeEntry(out, { entry: entry({ diff: null }), hunks: latin1 });
+    writeEntry(out, { entry: entry({ diff: null }), hunks: [latin1.subarray(0, 4), latin1.subarray(4)] });
     expected.push(plain({ ...entry({ diff: null }), diff: latin1.toString('utf8'), diff_base64: latin1.toString('base64') }));
     await out.commit();
     expect(readFileSync(file, 'utf8')).toBe(expected.join(''));

@@ -233,5 +233,5 @@ describe('when the second git would see the round differently', () => {
 });
 
 function summarize(files: FileDiff[]): Array<{ change: RawChange; binary: boolean; hunks: string }> {
-  return files.map((f) => ({ change: f.change, binary: f.binary, hunks: f.hunks.toString('base64') }));
+  return files.map((f) => ({ change: f.change, binary: f.binary, hunks: Buffer.concat(f.hunks).toString('base64') }));
 }

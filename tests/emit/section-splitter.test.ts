@@ -21,10 +21,10 @@ describe('SectionSplitter', () => {
       const out: string[] = [];
       for (let at = 0; at < stream.length; ) {
         const size = 1 + Math.floor(random() * largest);
-        out.push(...splitter.push(stream.subarray(at, at + size)).map((b) => b.toString()));
+        out.push(...splitter.push(stream.subarray(at, at + size)).map((pieces) => Buffer.concat(pieces).toString()));
         at += size;
       }
-      out.push(...splitter.end().map((b) => b.toString()));
+      out.push(...splitter.end().map((pieces) => Buffer.concat(pieces).toString()));
       expect(out, `chunks of up to ${largest} bytes`).toEqual(sections);
     }
   });
