@@ -1,4 +1,5 @@
 import { exited } from './git';
+import { sectionStarts } from './section-starts';
 import type { FileDiff, RawChange } from './diff';
 import type { Repo } from './repo';
 
@@ -250,9 +251,7 @@ export class SectionSplitter {
       const m = window.indexOf(SECTION_START);
       if (m !== -1 && m < keep) cuts.push(this.size - keep + m + 1);
     }
-    for (let m = chunk.indexOf(SECTION_START); m !== -1; m = chunk.indexOf(SECTION_START, m + 1)) {
-      cuts.push(this.size + m + 1);
-    }
+    for (const m of sectionStarts(chunk)) cuts.push(this.size + m + 1);
     this.parts.push(chunk);
     this.size += chunk.length;
     const sections: Buffer[][] = [];
