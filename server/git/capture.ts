@@ -2,7 +2,7 @@ import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { GitEnv } from './git';
-import { addDirectly, type DirectAdd } from './direct-add';
+import { addDirectly, type ChooseFirstPart, type DirectAdd } from './direct-add';
 import type { PackView } from './object-pack';
 import { readIndexFile, type IndexFile } from './index-file';
 import { updatedEntries, writeIndexTree } from './index-tree';
@@ -86,9 +86,10 @@ export interface CapturedIndex {
  * index (`--cached`) is the diff against its tree, so it can start while the tree is being
  * written. `onAdding` is called once git is at work (again if the capture starts over with
  * one `git add`; not at all when it fails before), so a caller can wait for git to be under
- * way before it keeps the processor busy.
+ * way before it keeps the processor busy. The capture's packs are shown in `view` (see
+ * `startPack`); `firstPart` may choose changes to stage before the others (see `FirstPart`).
  */
-export async function captureIndex(repo: Repo, onAdding?: () => void, view?: PackView | null): Promise<CapturedIndex> {
+export async function captureIndex(repo: Repo, onAdding?: () => void, view?: PackView | null, firstPart?: ChooseFirstPart): Promise<CapturedIndex> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'involut-index-'));
   const dispose = () => rm(scratch, { recursive: true, force: true });
   const index = path.join(scratch, 'index');
@@ -96,7 +97,7 @@ export async function captureIndex(repo: Repo, onAdding?: () => void, view?: Pac
   let direct: DirectAdd | null = null;
   try {
     await seedIndex(repo.indexFile, index);
-    direct = await addDirectly(repo, addEnv(index), BULK_ADD, onAdding, view).catch(async () => {
+    direct = await addDirectly(repo, addEnv(index), BULK_ADD, { onListing: onAdding, view, firstPart }).catch(async () => {
       await seedIndex(repo.indexFile, index); // start over from the real index (a file went while it was listed…)
       return null;
     });

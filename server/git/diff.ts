@@ -1,4 +1,7 @@
 import { isAscii, isUtf8 } from 'node:buffer';
+import { closeSync, openSync } from 'node:fs';
+import path from 'node:path';
+import type { FirstPart } from './direct-add';
 import { DIFF_FLAGS, WITHOUT_REVIEW, type GitEnv } from './git';
 import { parseRawRecords, PatchStream, READ_AHEAD_BYTES, SPLIT_READ_AHEAD_BYTES } from './patch-stream';
 import type { Repo } from './repo';
@@ -26,6 +29,8 @@ export interface FileDiff {
 
 export const ZERO_OID = /^0+$/;
 const DIFF_ARGS = ['diff', ...DIFF_FLAGS, '--raw', '-p', '-z', '-M', '--no-abbrev'];
+/** The change list alone: the raw records of DIFF_ARGS, without a patch. */
+const LIST_ARGS = ['diff', ...DIFF_FLAGS, '--raw', '-z', '-M', '--no-abbrev'];
 
 /**
  * Runs one `git diff --raw -p -z -M` between base and tree and yields each file's
@@ -39,7 +44,7 @@ export async function* diffTrees(
   tree: string,
   onChanges: (changes: RawChange[]) => Promise<void>,
 ): AsyncGenerator<FileDiff> {
-  const stream = new PatchStream(repo.git.spawn([...DIFF_ARGS, base, tree, ...WITHOUT_REVIEW]));
+  const stream = PatchStream.piped(repo.git.spawn([...DIFF_ARGS, base, tree, ...WITHOUT_REVIEW]));
   try {
     const { changes } = await stream.header();
     await onChanges(changes);
@@ -74,89 +79,74 @@ const MAX_SECOND_PATHS = 4000;
 const MAX_SECOND_BYTES = 512 * 1024;
 
 /**
- * How the patch work is shared: `early` gives the pathspecs of a second git started with
- * the first, before the changes are listed (see `earlySplit`), or is null; `at`, once the
- * changes are listed, says where a second git starts when none was started early or the
- * early one is not used, or null for no second git at all.
+ * How the patch work is shared: `early` is a git started during the capture for the
+ * changes before the path `from` (see `EarlyPart`), or null; `at`, once the changes are
+ * listed, says where a second git starts when none was started early, or null for no
+ * second git at all (an early one is then not used either).
  */
 export interface SplitChoice {
-  early: string[] | null;
+  early: { stream: PatchStream; from: string } | null;
   at(changes: RawChange[]): Promise<number | null>;
 }
 
 /**
  * The diff of `diffTrees`, with its patch work shared by two git processes when it is
- * big enough, so two cores make patches at once. One `git diff --raw -p` of the whole
- * round starts as always, and a second git limited by literal pathspecs to the changes
- * from some point on (folders holding only such changes, else their paths, both paths of
- * a rename) takes over there: started with the first when the capture already knows what
- * changed (`early`), else (or when that one is not used) once the first has listed the
- * changes. The first git's patches
- * are read up to that change, then it is stopped; the second git's are read at the same
- * time, by the caller.
+ * big enough, so two cores make patches at once; `first` yields the patches of the
+ * changes up to some point, `second` those of the rest, both read at the same time by
+ * the caller. Whatever the split, the files, and their order, are those of one whole diff.
  *
- * The second git must find exactly the changes the whole diff lists from that point on
- * (same pairs, modes, ids and rename scores): rename detection over fewer paths could pair
- * differently, and pathspecs chosen before the listing could take in a change the capture
- * did not know of. Its raw records are compared with the whole diff's last ones before
- * anything of it is used; when they differ, it is stopped and the first git, still
- * running, gives every patch (`second` then yields nothing). So the files, and their
- * order, are always those of one whole diff.
+ * With a git started during the capture (`early`, limited by pathspecs to the changes
+ * before a path), the changes are listed by a git that makes no patch (`--raw` alone,
+ * a few milliseconds), and a second git makes the patches from that path on
+ * (`--skip-to`: it pairs renames over the whole round, as the listing does). The early
+ * git's records must be exactly the listing's first ones: rename detection over fewer
+ * paths could pair differently, and pathspecs chosen before the listing could take in a
+ * change the capture did not know of. They are compared once it is done; when they
+ * differ, a whole diff makes the first part's patches instead.
+ *
+ * Otherwise one `git diff --raw -p` of the whole round starts as always, and once it has
+ * listed the changes a second git, limited by literal pathspecs to the changes from `at`
+ * on (folders holding only such changes, else their paths, both paths of a rename), takes
+ * over there: the first git's patches are read up to that change, then it is stopped. The
+ * second git's raw records are compared with the whole diff's last ones before anything
+ * of it is used; when they differ, it is stopped and the first git, still running, gives
+ * every patch (`second` then yields nothing).
  */
 export async function splitDiff(repo: Repo, base: string, to: DiffTarget, choice: SplitChoice): Promise<SplitDiff> {
   const [sides, env] = 'tree' in to ? [[base, to.tree], {}] : [['--cached', base], to.cached];
-  const diff = (pathspecs: string[]) => new PatchStream(repo.git.spawn([...DIFF_ARGS, ...sides, '--', ...pathspecs], env));
+  const diff = (pathspecs: string[], options: string[] = []) => PatchStream.piped(repo.git.spawn([...DIFF_ARGS, ...options, ...sides, '--', ...pathspecs], env));
+  if (choice.early) return splitEarly(choice.early, choice, diff, () => PatchStream.piped(repo.git.spawn([...LIST_ARGS, ...sides, ...WITHOUT_REVIEW], env)));
   const whole = diff(WITHOUT_REVIEW.slice(1));
-  let part = choice.early && diff(choice.early);
+  let part: PatchStream | null = null;
   const stop = () => {
     whole.stop();
     part?.stop();
   };
   try {
     const { records, changes } = await whole.header();
-    const wanted = await choice.at(changes);
-    /** Where a second git's changes start in the whole list, when they are exactly its last ones; else null. */
-    const tail = (second: PatchStream) =>
-      second.header().then(
-        (header) => {
-          const start = records.length - header.records.length;
-          return start > 0 && start < records.length && header.records.every((r, i) => r === records[start + i]) ? start : null;
-        },
-        () => null,
-      );
-    let start = part && wanted !== null ? await tail(part) : null;
-    if (start !== null) splitStats.early++;
-    let verified = Promise.resolve(true);
-    if (start === null || part === null) {
-      // No early second git, or it saw the round differently (a rename across its pathspecs,
-      // a change the capture did not know of): one is started now, from the listed changes.
-      part?.stop();
-      part = null;
-      start = secondStart(changes, wanted);
-      if (start === null) return { changes, first: readAll(whole, changes), second: null, stop };
-      const at = start;
-      part = diff(pathspecsFor(changes.slice(0, at), changes.slice(at)));
-      verified = tail(part).then((from) => from === at);
-    }
-    const [second, at] = [part, start];
+    const start = secondStart(changes, await choice.at(changes));
+    if (start === null) return { changes, first: readAll(whole, changes), second: null, stop };
+    const second = diff(pathspecsFor(changes.slice(0, start), changes.slice(start)));
+    part = second;
+    const verified = sameRecords(second, records, start);
     void verified.then((same) => same || second.stop());
     // The whole diff is read only up to the second's first change now: what it makes past
     // that, the second git makes too, so little is read ahead (a full read-ahead was ~3 MB
     // of patches made twice).
     whole.readAhead(SPLIT_READ_AHEAD_BYTES);
     const first = async function* (): AsyncGenerator<FileDiff> {
-      yield* whole.files(changes, at);
+      yield* whole.files(changes, start);
       if (await verified) {
         whole.stop();
         return;
       }
       whole.readAhead(READ_AHEAD_BYTES);
-      yield* whole.files(changes.slice(at));
+      yield* whole.files(changes.slice(start));
       await whole.finish();
     };
     const rest = async function* (): AsyncGenerator<FileDiff> {
       if (!(await verified)) return;
-      yield* second.files(changes.slice(at));
+      yield* second.files(changes.slice(start));
       await second.finish();
     };
     return { changes, first: first(), second: rest(), stop };
@@ -166,35 +156,177 @@ export async function splitDiff(repo: Repo, base: string, to: DiffTarget, choice
   }
 }
 
-/** How many diffs used a second git started early (see `splitDiff`), for tests. */
+/** Whether a stream's records are exactly `records` from `from` on, to the end (or `count` of them). */
+function sameRecords(stream: PatchStream, records: string[], from: number, count = records.length - from): Promise<boolean> {
+  return stream.header().then(
+    (header) => header.records.length === count && header.records.every((r, i) => r === records[from + i]),
+    () => false,
+  );
+}
+
+/** The `early` way of `splitDiff`: the listing, the early git's part, and the rest by a git that skips to it. */
+async function splitEarly(
+  early: { stream: PatchStream; from: string },
+  choice: SplitChoice,
+  diff: (pathspecs: string[], options?: string[]) => PatchStream,
+  list: () => PatchStream,
+): Promise<SplitDiff> {
+  const started: PatchStream[] = [early.stream];
+  const start = (make: () => PatchStream) => {
+    const stream = make();
+    started.push(stream);
+    return stream;
+  };
+  const stop = () => {
+    for (const stream of started) stream.stop();
+  };
+  try {
+    const listing = start(list);
+    // The rest starts at once: it prints nothing before `from`, so it waits for nothing.
+    const rest = start(() => diff(WITHOUT_REVIEW.slice(1), [`--skip-to=${early.from}`]));
+    const { records, changes } = await listing.header();
+    await listing.finish();
+    const at = (await choice.at(changes)) === null ? -1 : changes.findIndex((change) => change.path === early.from);
+    if (at <= 0) {
+      // One git for everything after all (a small round, or the part's first path is not a change).
+      early.stream.stop();
+      rest.stop();
+      return { changes, first: readAll(start(() => diff(WITHOUT_REVIEW.slice(1))), changes), second: null, stop };
+    }
+    const firstSame = sameRecords(early.stream, records, 0, at);
+    const restSame = sameRecords(rest, records, at);
+    /** The patches of `changes[from..to)` from a whole diff, for a part whose git saw the round differently. */
+    const fromWhole = async function* (from: number, to: number): AsyncGenerator<FileDiff> {
+      const whole = start(() => diff(WITHOUT_REVIEW.slice(1)));
+      await whole.header();
+      let n = 0;
+      for await (const file of whole.files(changes, to)) if (n++ >= from) yield file;
+      whole.stop();
+    };
+    const first = async function* (): AsyncGenerator<FileDiff> {
+      if (await firstSame) {
+        splitStats.early++;
+        yield* early.stream.files(changes, at);
+        await early.stream.finish();
+        return;
+      }
+      early.stream.stop();
+      yield* fromWhole(0, at);
+    };
+    const second = async function* (): AsyncGenerator<FileDiff> {
+      if (await restSame) {
+        yield* rest.files(changes.slice(at));
+        await rest.finish();
+        return;
+      }
+      rest.stop();
+      yield* fromWhole(at, changes.length);
+    };
+    return { changes, first: first(), second: second(), stop };
+  } catch (error) {
+    stop();
+    throw error;
+  }
+}
+
+/** How many diffs used a git started during the capture (see `splitDiff`), for tests. */
 export const splitStats = { early: 0 };
 
+/** Where an early git's part ends (`from`, the first path it does not take) and the pathspecs that take in every path before it (see `earlySplit`). */
+export interface EarlySplit {
+  from: string;
+  pathspecs: string[];
+}
+
 /**
- * Pathspecs of a second git started before the changes are listed (see `splitDiff`): the
- * capture's `changed` paths are halved by `weights` (see `halfway`) at a path P, and the
- * pathspecs take in every path from P on that the index held or the capture listed
- * (staged changes it did not list included), and none before it: each by its
- * highest folder that holds no earlier path, else by itself. Null when the round is too
- * small to share or the pathspecs would be too many.
+ * A git of a split diff started during the capture: the capture stages the changes
+ * before `from` first (its `FirstPart`), and once they are staged and the base is known,
+ * this git makes their patches while the rest of the round is read, on a core that would
+ * otherwise wait. It writes them to a file in the temporary index's folder (the capture's
+ * own, removed with it), so it never waits for node, busy reading files; `splitDiff`
+ * uses them once it checked they are the whole diff's.
  */
-export function earlySplit(changed: string[], weights: number[], indexed: string[], fromWeight: number): string[] | null {
+export class EarlyPart {
+  private split: EarlySplit | null = null;
+  private base: string | null = null;
+  private index: GitEnv | null = null;
+  private stream: PatchStream | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly repo: Repo,
+    /** Chooses the split from the capture's changed paths (sizes as the index had them) and the paths of its index. */
+    private readonly choose: (changed: Array<{ path: string; size: number }>, indexed: string[]) => EarlySplit | null,
+  ) {}
+
+  /** For the capture: which changed paths it stages first, and what to do once they are. */
+  firstPart(changed: Array<{ path: string; size: number }>, indexed: string[]): FirstPart | null {
+    this.split = this.choose(changed, indexed);
+    if (!this.split) return null;
+    const { from } = this.split;
+    return {
+      takes: (file) => compare(file, from) < 0,
+      staged: (env) => {
+        this.index = env;
+        this.start();
+      },
+    };
+  }
+
+  /** The round's base, once known. */
+  setBase(oid: string): void {
+    this.base = oid;
+    this.start();
+  }
+
+  /** The git started and the first path it does not take, or null. */
+  started(): SplitChoice['early'] {
+    return this.stream && this.split && { stream: this.stream, from: this.split.from };
+  }
+
+  /** Ends the git, if started, and starts none later. */
+  stop(): void {
+    this.stopped = true;
+    this.stream?.stop();
+  }
+
+  private start(): void {
+    if (this.stopped || this.stream || !this.split || !this.base || !this.index?.GIT_INDEX_FILE) return;
+    const file = path.join(path.dirname(this.index.GIT_INDEX_FILE), 'early-part.diff');
+    const fd = openSync(file, 'w');
+    try {
+      const args = [...DIFF_ARGS, '--cached', this.base, '--', ...this.split.pathspecs, WITHOUT_REVIEW[2]!];
+      this.stream = PatchStream.fromFile(this.repo.git.spawnToFile(args, this.index, fd), file);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
+
+/**
+ * The part a git makes during the capture (see `EarlyPart`), chosen before the changes are
+ * listed: the capture's `changed` paths are cut by `weights` (see `cutAt`, `share` of the
+ * weight before the cut) at a changed path P, and the pathspecs take in every path before
+ * P that the index held or the capture listed (staged changes it did not list included),
+ * and none from P on: each by its highest folder that does not hold P, else by itself
+ * (paths are contiguous by folder in git's order, so a folder that holds a path before P
+ * and one after holds P too). Null when the round is too small to share or the pathspecs
+ * would be too many.
+ */
+export function earlySplit(changed: string[], weights: number[], indexed: string[], fromWeight: number, share = 0.5): EarlySplit | null {
   const order = changed.map((_, i) => i).sort((x, y) => compare(changed[x]!, changed[y]!));
-  const half = halfway(order.map((i) => weights[i]!), fromWeight);
-  if (half === null) return null;
-  const from = changed[order[half]!]!;
-  // Paths are contiguous by folder in this order, so a folder holds an earlier path exactly
-  // when it holds the last one: the greatest path before P.
-  let last = '';
-  for (const file of [indexed, changed].flat()) if (compare(file, from) < 0 && compare(file, last) > 0) last = file;
+  const cut = cutAt(order.map((i) => weights[i]!), fromWeight, share);
+  if (cut === null) return null;
+  const from = changed[order[cut]!]!;
   const specs = new Set<string>();
   // Each list is in order, so the paths a folder spec takes in follow it.
-  for (const later of [indexed.filter((file) => compare(file, from) >= 0), order.slice(half).map((i) => changed[i]!)]) {
+  for (const earlier of [indexed.filter((file) => compare(file, from) < 0), order.slice(0, cut).map((i) => changed[i]!)]) {
     let covered: string | null = null; // the folder the last spec took in, as `folder/`
-    for (const file of later) {
+    for (const file of earlier) {
       if (covered !== null && file.startsWith(covered)) continue;
       let spec = file;
       for (let slash = file.indexOf('/'); slash !== -1; slash = file.indexOf('/', slash + 1)) {
-        if (!last.startsWith(file.slice(0, slash + 1))) {
+        if (!from.startsWith(file.slice(0, slash + 1))) {
           spec = file.slice(0, slash);
           break;
         }
@@ -206,24 +338,24 @@ export function earlySplit(changed: string[], weights: number[], indexed: string
   }
   let bytes = 0;
   for (const spec of specs) bytes += Buffer.byteLength(spec) + 1;
-  return bytes <= MAX_SECOND_BYTES ? [...specs] : null;
+  return bytes <= MAX_SECOND_BYTES ? { from, pathspecs: [...specs] } : null;
 }
 
 /** Git's order of paths (bytes); JavaScript's order of strings differs from it only beyond U+FFFF, where a mistake costs a fallback, never a wrong file. */
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Where the work is halved: the first index at which the weights before it reach half of
+ * Where the work is cut: the first index at which the weights before it reach `share` of
  * their total; null when the total is under `fromWeight` (a second git would not pay for
- * its start) or no such index leaves both halves something.
+ * its start) or no such index leaves both sides something.
  */
-export function halfway(weights: number[], fromWeight: number): number | null {
+export function cutAt(weights: number[], fromWeight: number, share = 0.5): number | null {
   const total = weights.reduce((sum, w) => sum + w, 0);
   if (weights.length < 2 || total < fromWeight) return null;
   let sum = 0;
   for (let i = 0; i < weights.length; i++) {
     sum += weights[i]!;
-    if (sum >= total / 2) return i + 1 < weights.length ? i + 1 : null;
+    if (sum >= total * share) return i + 1 < weights.length ? i + 1 : null;
   }
   return null;
 }

@@ -4,7 +4,7 @@ import { UNFLUSHED, type GitEnv } from './git';
 import { readIndexFile, type IndexEntry, type IndexFile } from './index-file';
 import type { PackView } from './object-pack';
 import type { Repo } from './repo';
-import { readAndHash, storeMissing, type FileJob } from './stage-files';
+import { Arena, readAndHash, storeMissing, type FileJob, type HashedFile } from './stage-files';
 
 /** What `addDirectly` staged. */
 export interface DirectAdd {
@@ -33,6 +33,21 @@ export interface DirectAdd {
 }
 
 /**
+ * Changes the capture stages before the others, so that work on them can start while the
+ * rest is read: `takes` says which changed paths they are, and `staged` is called once
+ * every one of them is in the temporary index (`env`) and its objects can be read (through
+ * the capture's pack view). The capture stages them first only when it can stage them all
+ * itself.
+ */
+export interface FirstPart {
+  takes(file: string): boolean;
+  staged(env: GitEnv): void;
+}
+
+/** Chooses a `FirstPart` from the changed paths (sizes as the index had them, else 0) and the paths of the index; null for none. */
+export type ChooseFirstPart = (changed: Array<{ path: string; size: number }>, indexed: string[]) => FirstPart | null;
+
+/**
  * What `git add --all` does to a temporary index, with the hashing done by Involut: git
  * lists what changed (`ls-files --modified --others`), stage-files.ts reads each changed
  * regular file, computes its blob id and stores the blobs git lacks as a pack of its own,
@@ -52,10 +67,16 @@ export interface DirectAdd {
  * entries, a split index, core.fileMode or core.symlinks off, a file system that folds case
  * or composes Unicode, a shared repository, SHA-256 ids), this answers `null` and the
  * caller lets one `git add --all` do everything. Otherwise it answers what it staged (see
- * `DirectAdd`). `addConfig` is the settings
- * of the `git add` for the files left to git; `onListing` is called once git is listing.
+ * `DirectAdd`). `addConfig` is the settings of the `git add` for the files left to git;
+ * `onListing` is called once git is listing; `view` is the pack view the capture's packs
+ * are shown in; `firstPart` may choose changes to stage first (see `FirstPart`).
  */
-export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], onListing?: () => void, view?: PackView | null): Promise<DirectAdd | null> {
+export async function addDirectly(
+  repo: Repo,
+  env: GitEnv,
+  addConfig: string[],
+  { onListing, view, firstPart }: { onListing?: () => void; view?: PackView | null; firstPart?: ChooseFirstPart } = {},
+): Promise<DirectAdd | null> {
   if (process.platform === 'darwin' || process.platform === 'win32' || repo.emptyTree.length !== 40) return null;
   const listing = takeEarly('listing', repo.root).then((early) => early ?? repo.git.runBytes(LISTING, env));
   const settings = takeEarly('settings', repo.root)
@@ -93,34 +114,59 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
   }
   const place = { root: repo.root, objectsDir: repo.objectsDir, env };
   const autocrlf = core.has('core.autocrlf') && gitBool(core.get('core.autocrlf')!) !== false;
-  // The files are read, hashed and stored here; the ones git must convert are left to it.
-  const hashed = readAndHash(place, jobs);
-  for (const file of hashed.leftToGit) byGit.add(file);
-  const [attrs, stored] = await Promise.all([attributesOf, hashed.stored]);
-  const staged = hashed.files.filter((file) => {
-    const of = attrs.get(file.path);
-    const converted = CONVERTING.some((a) => isSet(of?.get(a))) || (file.content.includes(CR) && (autocrlf || EOL.some((a) => of?.has(a))));
-    if (converted) byGit.add(file.path);
-    return !converted;
-  });
-  const { gone } = hashed;
-  // Git stages the rest into the same index, then every entry staged here is recorded (git
-  // records ids without reading their objects), while the pack is written below.
+  const converted = (file: HashedFile, of: Map<string, string> | undefined) =>
+    CONVERTING.some((a) => isSet(of?.get(a))) || (file.content.includes(CR) && (autocrlf || EOL.some((a) => of?.has(a))));
+  const indexedOid = (file: string) => entries.get(file)?.oid ?? null;
+  // `.review/` leaves the capture whatever .gitignore says, tracked or not.
+  const review = index.entries.filter((e) => isReview(e.path)).map((e) => e.path);
+  const chosen = firstPart?.(paths.map((file) => ({ path: file, size: entries.get(file)?.size ?? 0 })), index.entries.map((e) => e.path)) ?? null;
+  const part = chosen && ![...byGit].some((file) => chosen.takes(file)) ? chosen : null;
+  // The files are read, hashed and stored here, the part's first; the ones git must convert are left to it.
+  const arena = new Arena();
+  const staged: HashedFile[] = [];
+  const gone: string[] = [];
+  const packs: Array<{ readable: Promise<void>; placed: Promise<void> }> = [];
+  let attrs = new Map<string, Map<string, string>>();
+  /** The part's entries, recorded on their own (`staged` and `gone` begin with them), or null. */
+  let partRecorded: { done: Promise<void>; files: number; gone: number } | null = null;
+  const groups = part ? [jobs.filter((job) => part.takes(job.path)), jobs.filter((job) => !part.takes(job.path))] : [jobs];
+  for (const [number, group] of groups.entries()) {
+    const hashed = await readAndHash(place, group, arena);
+    for (const file of hashed.leftToGit) byGit.add(file);
+    let stored: Set<string>;
+    [attrs, stored] = await Promise.all([attributesOf, hashed.stored]);
+    const kept = hashed.files.filter((file) => !(converted(file, attrs.get(file.path)) && byGit.add(file.path)));
+    if (part !== null && number === 0 && ![...byGit].some((file) => part.takes(file))) {
+      // All of the part is in hand: git records it (ids, without reading their objects) while
+      // its objects are stored, and it is staged once both are done.
+      const done = recordEntries(repo, env, entryInfo(kept, [...hashed.gone, ...review]));
+      done.catch(() => {}); // awaited below
+      partRecorded = { done, files: kept.length, gone: hashed.gone.length };
+      const packed = storeMissing(place, kept, indexedOid, stored, view);
+      packs.push(packed);
+      Promise.all([done, packed.readable]).then(
+        () => part.staged({ ...env, ...view?.env }),
+        () => {},
+      );
+    } else {
+      packs.push(storeMissing(place, kept, indexedOid, stored, view));
+    }
+    staged.push(...kept);
+    gone.push(...hashed.gone);
+  }
+  // Git stages what is left to it into the same index, then every other entry staged here is
+  // recorded (git records ids without reading their objects), while the last pack is written.
   const recorded = (async () => {
+    await partRecorded?.done; // one git writes the index at a time
     if (byGit.size) await addByGit(repo, env, addConfig, [...byGit]);
-    const zero = '0'.repeat(40);
-    const info = [
-      ...staged.map((s) => `${s.mode} ${s.oid} 0\t${s.path}\0`),
-      ...gone.map((file) => `0 ${zero}\t${file}\0`),
-      // `.review/` leaves the capture whatever .gitignore says, tracked or not.
-      ...index.entries.filter((e) => isReview(e.path)).map((e) => `0 ${zero}\t${e.path}\0`),
-    ];
-    if (info.length) await recordEntries(repo, env, Buffer.from(info.join('')));
+    const [files, removed] = partRecorded ? [staged.slice(partRecorded.files), gone.slice(partRecorded.gone)] : [staged, [...gone, ...review]];
+    const info = entryInfo(files, removed);
+    if (info.length) await recordEntries(repo, env, info);
   })();
   recorded.catch(() => {}); // awaited below
-  // The pack is flushed to disk while the diff starts, reading its objects through the view.
-  const packed = storeMissing(place, staged, (file) => entries.get(file)?.oid ?? null, stored, view);
-  for (const done of await Promise.allSettled([packed.readable, recorded])) if (done.status === 'rejected') throw done.reason;
+  for (const done of await Promise.allSettled([...packs.map((p) => p.readable), recorded])) if (done.status === 'rejected') throw done.reason;
+  const durable = Promise.all(packs.map((p) => p.placed)).then(() => {});
+  durable.catch(() => {}); // awaited by whoever names the tree
   // What is kept of the files read: not their bytes, which may go now.
   const stagedEntries = staged.map(({ path, mode, oid, content }) => ({ path, mode, oid, size: content.length }));
   const sizes = new Map(stagedEntries.map((s) => [s.path, s.size]));
@@ -129,9 +175,9 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
     blobSizes: new Map(stagedEntries.map((s) => [s.oid, s.size])),
     changed: paths.map((file) => ({ path: file, size: sizes.get(file) ?? entries.get(file)?.size ?? 0 })),
     indexed: index.entries.map((e) => e.path),
-    reviewTracked: index.entries.some((e) => isReview(e.path)),
+    reviewTracked: review.length > 0,
     attributes: attrs,
-    durable: packed.placed,
+    durable,
     final: byGit.size
       ? null
       : {
@@ -150,9 +196,15 @@ export async function addDirectly(repo: Repo, env: GitEnv, addConfig: string[], 
               assumeValid: false,
               intentToAdd: false,
             })),
-          removed: [...gone, ...index.entries.filter((e) => isReview(e.path)).map((e) => e.path)].map((file) => Buffer.from(file, 'utf8').toString('latin1')),
+          removed: [...gone, ...review].map((file) => Buffer.from(file, 'utf8').toString('latin1')),
         },
   };
+}
+
+/** `update-index --index-info` input that stages `files` and removes the `removed` paths. */
+function entryInfo(files: HashedFile[], removed: string[]): Buffer {
+  const zero = '0'.repeat(40);
+  return Buffer.from([...files.map((s) => `${s.mode} ${s.oid} 0\t${s.path}\0`), ...removed.map((file) => `0 ${zero}\t${file}\0`)].join(''));
 }
 
 /**

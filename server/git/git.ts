@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { InvolutError } from '../errors';
 
@@ -141,6 +141,18 @@ export class Git {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
   }
+
+  /**
+   * Starts git with its stdout going to the open file `fd` (git never waits for a reader:
+   * for output read once git is done), nothing on stdin, and stderr as a stream.
+   */
+  spawnToFile(args: string[], env: GitEnv, fd: number): ChildProcessByStdio<null, null, Readable> {
+    return spawn('git', gitArgs(args), {
+      cwd: this.cwd,
+      env: minimalEnv(env),
+      stdio: ['ignore', fd, 'pipe'],
+    }) as ChildProcessByStdio<null, null, Readable>;
+  }
 }
 
 function gitArgs(args: string[], extraConfig: string[] = []): string[] {
@@ -164,7 +176,7 @@ function minimalEnv(extra: GitEnv): NodeJS.ProcessEnv {
 }
 
 /** Resolves when a spawned git exits 0; otherwise rejects with the first line of its stderr. */
-export function exited(child: ChildProcessByStdio<Writable, Readable, Readable>, what: string): Promise<void> {
+export function exited(child: ChildProcess & { stderr: Readable }, what: string): Promise<void> {
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk: string) => {

@@ -1,3 +1,6 @@
+import type { ChildProcessByStdio } from 'node:child_process';
+import { createReadStream, type ReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { exited } from './git';
 import { sectionStarts } from './section-starts';
 import type { FileDiff, RawChange } from './diff';
@@ -9,9 +12,10 @@ const SECTION_START = Buffer.from('\ndiff --git ');
 type DiffChild = ReturnType<Repo['git']['spawn']>;
 
 /**
- * One running `git diff --raw -p -z`: its raw records first (the change list, known
- * before any patch), then the patch of each change in the same order, cut into files
- * as they arrive, holding at most one file's patch in memory.
+ * One `git diff --raw -z` (with `-p`, or alone): its raw records first (the change list,
+ * known before any patch), then the patch of each change in the same order, cut into
+ * files as they arrive, holding at most one file's patch in memory. Read from a running
+ * git's stdout (`piped`), or from the file a git wrote (`fromFile`).
  */
 export class PatchStream {
   private readonly chunks: ReadAhead;
@@ -19,13 +23,45 @@ export class PatchStream {
   private readonly pending: Buffer[][] = [];
   private ended = false;
   private stopped = false;
-  readonly done: Promise<void>;
 
-  constructor(private readonly child: DiffChild) {
-    this.done = exited(child, 'git diff');
-    this.done.catch(() => {}); // awaited by whoever reads to the end; a stopped diff's exit does not matter
+  /** Reads a running git's stdout as it comes. */
+  static piped(child: DiffChild): PatchStream {
     child.stdin.end();
-    this.chunks = new ReadAhead(child.stdout as AsyncIterable<Buffer>, READ_AHEAD_BYTES);
+    return new PatchStream(child.stdout, exited(child, 'git diff'), () => {
+      child.stdout.destroy();
+      child.kill();
+    });
+  }
+
+  /**
+   * Reads the file `file` a git writes its output to (see `Git.spawnToFile`), once that
+   * git exited 0; a git that failed fails the first read.
+   */
+  static fromFile(child: ChildProcessByStdio<null, null, Readable>, file: string): PatchStream {
+    const done = exited(child, 'git diff');
+    let reading: ReadStream | null = null;
+    let stopped = false;
+    const chunks = (async function* () {
+      await done;
+      if (stopped) return;
+      reading = createReadStream(file, { highWaterMark: FILE_CHUNK_BYTES });
+      yield* reading as AsyncIterable<Buffer>;
+    })();
+    return new PatchStream(chunks, done, () => {
+      stopped = true;
+      reading?.destroy();
+      child.kill();
+    });
+  }
+
+  private constructor(
+    output: AsyncIterable<Buffer>,
+    /** Resolves once git exited 0. */
+    readonly done: Promise<void>,
+    private readonly end: () => void,
+  ) {
+    done.catch(() => {}); // awaited by whoever reads to the end; a stopped diff's exit does not matter
+    this.chunks = new ReadAhead(output, READ_AHEAD_BYTES);
   }
 
   /** The raw records (each as its exact text, for comparing two diffs) and the changes they describe. */
@@ -102,8 +138,7 @@ export class PatchStream {
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.child.stdout.destroy();
-    this.child.kill();
+    this.end();
   }
 }
 
@@ -116,6 +151,8 @@ export class PatchStream {
 export const READ_AHEAD_BYTES = 4 << 20;
 /** …and of the whole diff once a second git makes the second part's patches. */
 export const SPLIT_READ_AHEAD_BYTES = 256 << 10;
+/** A diff written to a file is read in pieces of this size. */
+const FILE_CHUNK_BYTES = 1 << 20;
 
 /** Pulls a stream's chunks as they come, holding at most about `limit` bytes not yet taken. */
 class ReadAhead {

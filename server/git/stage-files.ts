@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { setImmediate as turn } from 'node:timers/promises';
 import { blobId, startPack, type PackedObject, type PackView } from './object-pack';
 import { Git, type GitEnv } from './git';
 import { storedObjects } from './stored-objects';
@@ -36,13 +37,14 @@ export interface StagingPlace {
 }
 
 /**
- * Reads and hashes changed files (synchronously, one descriptor each), then looks up which
- * of the new blobs the repository has already (see `storedAmong`).
+ * Reads and hashes changed files into `arena` (synchronously, one descriptor each, letting
+ * the event loop turn every few milliseconds so that gits started meanwhile are answered),
+ * then looks up which of the new blobs the repository has already (see `storedAmong`).
  */
-export function readAndHash(place: StagingPlace, jobs: FileJob[]): HashedFiles {
+export async function readAndHash(place: StagingPlace, jobs: FileJob[], arena = new Arena()): Promise<HashedFiles> {
   const found: Omit<HashedFiles, 'stored'> = { files: [], gone: [], leftToGit: [] };
   const asked = new Set<string>();
-  const arena = new Arena();
+  let turned = performance.now();
   for (const job of jobs) {
     const read = readRegularFile(`${place.root}/${job.path}`, arena);
     if (read === 'gone') {
@@ -54,11 +56,18 @@ export function readAndHash(place: StagingPlace, jobs: FileJob[]): HashedFiles {
       found.files.push({ path: job.path, mode: read.executable ? '100755' : '100644', oid, content: read.content });
       if (job.indexed !== oid) asked.add(oid);
     }
+    if (performance.now() - turned > TURN_EVERY_MS) {
+      await turn();
+      turned = performance.now();
+    }
   }
   const stored = storedAmong(place, [...asked]);
   stored.catch(() => {}); // awaited by the caller
   return { ...found, stored };
 }
+
+/** How long reading files may keep the event loop from turning. */
+const TURN_EVERY_MS = 3;
 
 /**
  * Which of the blob ids the repository has: read from its pack indexes and loose objects
@@ -139,9 +148,9 @@ function readRegularFile(file: string, arena: Arena): { content: Buffer; executa
 /**
  * Room for the files read, handed out from slabs of 16 MiB (one allocation per slab, not
  * per file), up to MAX_HELD_BYTES in all; `null` once that is used up (the file is then
- * left to git).
+ * left to git). Files read in several calls of `readAndHash` share one.
  */
-class Arena {
+export class Arena {
   private slab = Buffer.alloc(0);
   private used = 0;
   private held = 0;

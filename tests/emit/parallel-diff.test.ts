@@ -142,21 +142,26 @@ describe('a round split across two gits', () => {
   });
 });
 
-describe('a second git started with the first', () => {
-  it('is used when the capture knew what changed, staged changes included, and gives the material of one git', async () => {
+describe('a git started during the capture', () => {
+  it('makes the first part\u2019s patches once the capture staged them, staged changes included, and gives the material of one git', async () => {
     const other = makeRepo();
     for (const folder of ['a', 'b', 'c', 'd']) for (let i = 0; i < 10; i++) other.write(`${folder}/sub/file ${i}.txt`, text(400, 'base'));
-    other.write('d/gone.txt', text(100, 'deleted'));
-    other.write('d/staged-gone.txt', text(100, 'deleted with git rm'));
+    for (const folder of ['a', 'd']) {
+      other.write(`${folder}/gone.txt`, text(100, 'deleted'));
+      other.write(`${folder}/staged-gone.txt`, text(100, 'deleted with git rm'));
+    }
     other.commit('base');
     for (const folder of ['a', 'b', 'c', 'd']) for (let i = 0; i < 10; i += 2) other.write(`${folder}/sub/file ${i}.txt`, text(400, `work ${folder}`));
-    // Changes the capture does not list (staged, the working file as staged), in the later half.
-    other.write('d/sub/file 1.txt', text(400, 'staged'));
-    other.git(['add', 'd/sub/file 1.txt']);
-    other.write('d/staged-new.txt', text(50, 'staged new file'));
-    other.git(['add', 'd/staged-new.txt']);
-    other.git(['rm', '--quiet', 'd/staged-gone.txt']);
-    other.remove('d/gone.txt');
+    // Changes the capture does not list (staged, the working file as staged), in the part
+    // made during the capture (a/) and in the rest (d/).
+    for (const folder of ['a', 'd']) {
+      other.write(`${folder}/sub/file 1.txt`, text(400, 'staged'));
+      other.git(['add', `${folder}/sub/file 1.txt`]);
+      other.write(`${folder}/staged-new.txt`, text(50, 'staged new file'));
+      other.git(['add', `${folder}/staged-new.txt`]);
+      other.git(['rm', '--quiet', `${folder}/staged-gone.txt`]);
+      other.remove(`${folder}/gone.txt`);
+    }
     other.write('e/new.txt', text(50, 'untracked'));
 
     splitSettings.fromBytes = Number.POSITIVE_INFINITY;
@@ -165,7 +170,7 @@ describe('a second git started with the first', () => {
     splitSettings.fromBytes = 0;
     const [early, splits] = [splitStats.early, splitSettings.splits];
     await emit(other.dir);
-    expect(splitStats.early, 'the early git used').toBe(early + 1);
+    expect(splitStats.early, 'the git started during the capture used').toBe(early + 1);
     expect(splitSettings.splits).toBe(splits + 1);
     expect(readFileSync(other.path('.review/material.json'), 'utf8').replace(/\n {2,4}"(generated|round)": [^\n]*/g, '')).toBe(oneText);
   });
