@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fsync, linkSync, mkdirSync, mkdtempSync, openSync, rmSync, writev, writeSync } from 'node:fs';
+import { closeSync, fsync, linkSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writev, writeSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -105,6 +105,26 @@ function flushed(fd: number): Promise<void> {
   return new Promise((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
 }
 
+/**
+ * Removes the views a round left behind when it was stopped before it could (Ctrl-C, say):
+ * hard links only, the packs stay in the repository. A view under an hour old may be a
+ * round running now, and is left.
+ */
+function removeStaleViews(objectsDir: string): void {
+  try {
+    for (const name of readdirSync(objectsDir)) {
+      if (!name.startsWith(VIEW_PREFIX)) continue;
+      const dir = path.join(objectsDir, name);
+      if (Date.now() - statSync(dir).mtimeMs > STALE_VIEW_MS) rmSync(dir, { recursive: true, force: true });
+    }
+  } catch {
+    // tidying only: a view that cannot go stays
+  }
+}
+
+const VIEW_PREFIX = 'involut-view-';
+const STALE_VIEW_MS = 60 * 60 * 1000;
+
 /** Links a written pack and its index into `view/pack/` under their final names; false where that cannot be done. */
 function linkInto(view: string, temporary: string, name: string): boolean {
   try {
@@ -131,8 +151,9 @@ export interface PackView {
 export function makePackView(objectsDir: string): PackView | null {
   // The variable is a list: a folder whose name holds its separator (or a quote) is not offered.
   if (objectsDir.includes(path.delimiter) || objectsDir.includes('"')) return null;
+  removeStaleViews(objectsDir);
   try {
-    const dir = mkdtempSync(path.join(objectsDir, 'involut-view-'));
+    const dir = mkdtempSync(path.join(objectsDir, VIEW_PREFIX));
     mkdirSync(path.join(dir, 'pack'));
     return { dir, env: { GIT_ALTERNATE_OBJECT_DIRECTORIES: dir }, dispose: () => rm(dir, { recursive: true, force: true }) };
   } catch {

@@ -4,7 +4,7 @@
  * `cat-file` gives every blob back byte for byte.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, utimesSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { blobId, makePackView, startPack, writePack } from '../../server/git/object-pack';
 import { binaryBytes, cleanup, makeRepo } from '../helpers/git-repo';
@@ -59,6 +59,19 @@ describe('a pack view', () => {
     expect(existsSync(view.dir)).toBe(false);
     expect(repo.gitBytes(['cat-file', 'blob', oid]).equals(content), 'the pack stays in the repository').toBe(true);
     expect(readdirSync(repo.path('.git/objects/pack')).filter((f) => f.startsWith('tmp_'))).toEqual([]);
+  });
+
+  it('clears away a view left over an hour ago by a round that was stopped, and no other', () => {
+    const repo = makeRepo();
+    const objects = repo.path('.git/objects');
+    const old = makePackView(objects)!;
+    const recent = makePackView(objects)!;
+    const hourAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    utimesSync(old.dir, hourAgo, hourAgo);
+    const next = makePackView(objects)!;
+    expect(existsSync(old.dir), 'the stale view').toBe(false);
+    expect(existsSync(recent.dir), 'a view that may be in use').toBe(true);
+    expect(existsSync(next.dir)).toBe(true);
   });
 
   it('is not offered for an object folder whose name would split the list it goes in', () => {
