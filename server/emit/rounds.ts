@@ -1,4 +1,4 @@
-import { copyFile, link, mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { link, mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Repo } from '../git/repo';
 import { ROUND_REFS, takeEarly } from '../git/early';
@@ -244,21 +244,19 @@ export const keptCopy = (review: ReviewDir, n: number) => path.join(path.dirname
 
 /**
  * Keeps the material just written as `.review/rounds/<n>/material.json`: its copy, written
- * alongside as `written` (else copied now to a temporary name), is linked into place,
- * which appears whole and fails rather than replace a file already there.
+ * alongside as `written` (see `keptCopy`), is linked into place, which appears whole and
+ * fails rather than replace a file already there.
  */
-export async function keepRound(review: ReviewDir, n: number, written?: string): Promise<void> {
+export async function keepRound(review: ReviewDir, n: number, written: string): Promise<void> {
   const kept = keptMaterial(review, n);
-  const temporary = written ?? path.join(path.dirname(kept), `.material.json.${process.pid}.${Date.now()}.tmp`);
   try {
-    if (written === undefined) await copyFile(review.material, temporary);
-    await link(temporary, kept).catch(async (error: NodeJS.ErrnoException) => {
+    await link(written, kept).catch(async (error: NodeJS.ErrnoException) => {
       // A file system without hard links: the folder was claimed for this round, so a rename is safe.
       if (error.code === 'EEXIST' || (await stat(kept).catch(() => null))) throw error;
-      await rename(temporary, kept);
+      await rename(written, kept);
     });
   } finally {
-    await rm(temporary, { force: true });
+    await rm(written, { force: true });
   }
 }
 

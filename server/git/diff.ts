@@ -71,12 +71,12 @@ export interface SplitDiff {
 }
 
 /**
- * At most this many changes go to the second git: each may need a pathspec of its own
- * (see `pathspecsFor`), and git matches every path against every pathspec.
+ * At most this many pathspecs go to a git that makes part of the patches (see
+ * `pathspecsFor`, `earlySplit`): git matches every path against every pathspec.
  */
-const MAX_SECOND_PATHS = 4000;
-/** …and at most this many bytes of their paths (the command line's limit is far above). */
-const MAX_SECOND_BYTES = 512 * 1024;
+const MAX_PATHSPECS = 4000;
+/** …and at most this many bytes of them (the command line's limit is far above). */
+const MAX_PATHSPEC_BYTES = 512 * 1024;
 
 /**
  * How the patch work is shared: `early` is a git started during the capture for the
@@ -333,12 +333,12 @@ export function earlySplit(changed: string[], weights: number[], indexed: string
       }
       covered = spec === file ? null : `${spec}/`;
       specs.add(`:(top,literal)${spec}`);
-      if (specs.size > MAX_SECOND_PATHS) return null;
+      if (specs.size > MAX_PATHSPECS) return null;
     }
   }
   let bytes = 0;
   for (const spec of specs) bytes += Buffer.byteLength(spec) + 1;
-  return bytes <= MAX_SECOND_BYTES ? { from, pathspecs: [...specs] } : null;
+  return bytes <= MAX_PATHSPEC_BYTES ? { from, pathspecs: [...specs] } : null;
 }
 
 /** Git's order of paths (bytes); JavaScript's order of strings differs from it only beyond U+FFFF, where a mistake costs a fallback, never a wrong file. */
@@ -399,22 +399,17 @@ async function* readAll(stream: PatchStream, changes: RawChange[]): AsyncGenerat
 /** Where the second git starts: a change past the first, within the limits of a command line; null for none. */
 function secondStart(changes: RawChange[], wanted: number | null): number | null {
   if (wanted === null || !Number.isInteger(wanted) || wanted <= 0 || wanted >= changes.length) return null;
-  let at = Math.max(wanted, changes.length - MAX_SECOND_PATHS);
+  let at = Math.max(wanted, changes.length - MAX_PATHSPECS);
   let bytes = 0;
   for (let i = changes.length - 1; i >= at; i--) {
     const c = changes[i]!;
     bytes += Buffer.byteLength(c.path) + (c.from === undefined ? 0 : Buffer.byteLength(c.from)) + 32;
-    if (bytes > MAX_SECOND_BYTES) {
+    if (bytes > MAX_PATHSPEC_BYTES) {
       at = i + 1;
       break;
     }
   }
   return at < changes.length ? at : null;
-}
-
-/** Parses `--raw -z` records: `:<old mode> <new mode> <old oid> <new oid> <status>\0<path>\0[<path>\0]`. */
-export function parseRaw(raw: Buffer): RawChange[] {
-  return parseRawRecords(raw).changes;
 }
 
 /** Counts added and deleted lines in hunk text, whole or in pieces. */
