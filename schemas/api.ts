@@ -61,11 +61,10 @@ export const NotePutResult = z.object({ key: z.string(), note: Note.nullable() }
 
 /** `GET /api/freshness`: has the working state moved since the capture? */
 export const Freshness = z.object({
-  fresh: z.boolean(),
+  /** null when the server cannot tell (the round was captured in another worktree, or by an older Involut). */
+  fresh: z.boolean().nullable(),
   /** The tree recorded in material.json (`source.tree`); null when there is no usable material. */
   captured: z.string().nullable(),
-  /** The tree the working state captures to now. */
-  current: z.string(),
 });
 
 /**

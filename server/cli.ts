@@ -1,9 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { setFlagsFromString } from 'node:v8';
 import { version } from '../package.json';
 import { InvolutError } from './errors';
-import { startEarly } from './git/early';
 import { Output } from './output';
 
 const HELP = `involut ${version}: review what a coding agent changed
@@ -110,13 +108,6 @@ const COMMANDS: Record<string, Command<Options>> = {
   rounds: command({
     options: ROUNDS,
     run: async (values, out) => {
-      // A round is a short run of many small steps, each over thousands of files. V8 optimizes
-      // a function once it has run a little, on a thread of its own: on the bench round that was
-      // 92 functions and about 0.2 s of a core, more than it saved, with git wanting both cores.
-      // Sixteen times the run before optimizing leaves that to the few loops that are truly hot.
-      setFlagsFromString(`--interrupt-budget=${16 * 66 * 1024}`);
-      // Its first gits run while its modules load.
-      startEarly(values.repo ?? process.cwd(), values.base);
       // Every command is loaded when it runs: zod (which the others use) would cost `rounds` a third of its start-up.
       const { rounds } = await import('./commands/rounds');
       await rounds({ repo: values.repo ?? process.cwd(), base: values.base, sinceLast: values['since-last'], begin: values.begin }, out);

@@ -10,7 +10,10 @@ export type ErrorCode =
   | 'git-failed'
   | 'port-taken'
   | 'bad-notes'
-  | 'bad-agents-md';
+  | 'bad-agents-md'
+  | 'git-too-old'
+  | 'round-running'
+  | 'round-incomplete';
 
 /** An expected failure: one sentence that names what is wrong and what to do. */
 export class InvolutError extends Error {

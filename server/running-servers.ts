@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { chmod, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { isAlive } from './process-alive';
 import { TOKEN_HEADER } from './security';
 
 /**
@@ -83,15 +84,6 @@ async function readRecord(file: string): Promise<ServerRecord | null> {
     return isServerRecord(record) ? record : null;
   } catch {
     return null;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -1,12 +1,10 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InvolutError } from '../errors';
-import { captureTree } from '../git/capture';
 import { openRepo } from '../git/repo';
-import { emitRound, type RoundSummary } from '../emit/material';
-import { assertWritable, reviewDir } from '../review-dir';
-import { writeBegin } from '../emit/rounds';
+import { emitRound, recordBegin, type RoundSummary } from '../emit/material';
 import type { Output } from '../output';
+import { findRunningServer } from '../running-servers';
 
 export interface RoundsFlags {
   repo: string;
@@ -27,26 +25,18 @@ export async function rounds(flags: RoundsFlags, out: Output): Promise<void> {
     throw new InvolutError('not-a-repo', `${flags.repo} is not a folder; pass --repo with the folder of your repository.`);
   }
   const repo = await openRepo(flags.repo);
+  const onWait = (pid: number) => out.warn(`Another \`involut rounds\` for this repository is running (process ${pid}); waiting for it to finish.`);
   if (flags.begin) {
-    const review = reviewDir(repo.root);
-    await assertWritable(review);
-    const tree = await captureTree(repo);
-    const record = await writeBegin(review, { head: repo.head, tree });
+    const record = await recordBegin(repo, { onWait });
     out.result(record, () => [
       `Recorded the base of the next round: HEAD ${short(record.head)}, working state captured as tree ${short(record.tree)}.`,
       'Run `npx involut rounds` when the work is done.',
     ]);
     return;
   }
-  // Loaded while git captures the tree, off the start-up path.
-  let servers: Promise<typeof import('../running-servers')> | undefined;
-  const summary = await emitRound(repo, { ref: flags.base, sinceLast: flags.sinceLast }, () => {
-    servers = import('../running-servers');
-    servers.catch(() => {}); // awaited below
-  });
+  const summary = await emitRound(repo, { ref: flags.base, sinceLast: flags.sinceLast }, { onWait });
   for (const warning of summary.warnings) out.warn(warning);
   // The viewer URL of a server already running for this repository, so the agent can hand it on.
-  const { findRunningServer } = await (servers ?? import('../running-servers'));
   const viewer = (await findRunningServer(repo.root))?.url;
   out.result({ ...jsonRound(summary), ...(viewer ? { viewer } : {}) }, () => [
     ...describeRound(summary, repo.root),

@@ -1,7 +1,6 @@
 import { InvolutError } from '../errors';
-import { BASE_LOOKUP, baseQuestions, takeEarly } from '../git/early';
 import type { Repo } from '../git/repo';
-import type { BeginRecord, PreviousRound } from './rounds';
+import type { BeginRecord, RoundRecord } from './rounds';
 
 /** What a round is compared against, and why. */
 export interface Base {
@@ -28,7 +27,7 @@ export async function resolveBase(
   repo: Repo,
   options: BaseOptions,
   begin: BeginRecord | null,
-  previous: PreviousRound | null,
+  previous: RoundRecord | null,
 ): Promise<Base> {
   if (options.ref !== undefined) return explicitBase(repo, options.ref);
   if (options.sinceLast) {
@@ -60,9 +59,10 @@ export async function resolveBase(
 
 /** `--base REF`: its commit when it names one, else its tree; both asked of one git. */
 async function explicitBase(repo: Repo, ref: string): Promise<Base> {
-  const questions = baseQuestions(ref);
-  const asked = questions && (takeEarly('base', repo.root, ref).then((early) => early ?? repo.git.runBytes(BASE_LOOKUP, {}, [], questions)));
-  const answer = asked ? await asked.then(String, () => null) : null;
+  // Both asked of one git; a ref that reads as an option or as two questions is no ref.
+  const lookup = !ref.startsWith('-') && ref.trim() !== '' && !/[\n\0]/.test(ref);
+  const asked = lookup ? repo.git.run(['cat-file', '--batch-check=%(objectname) %(objecttype)'], {}, [], Buffer.from(`${ref}^{commit}\n${ref}^{tree}\n`)) : null;
+  const answer = asked ? await asked.catch(() => null) : null;
   const [commit, tree] = (answer ?? '').split('\n').map((line) => /^([0-9a-f]{40,64}) (commit|tree)$/.exec(line)?.[1] ?? null);
   if (!tree) {
     throw new InvolutError('unknown-base', `Unknown base ref '${ref}': git cannot resolve it to a commit or tree; pass a branch, tag or commit id.`);
@@ -72,13 +72,15 @@ async function explicitBase(repo: Repo, ref: string): Promise<Base> {
 
 /** The default branch: origin/HEAD's target, else a local main or master, else origin/main or origin/master. */
 async function findDefaultBranch(repo: Repo): Promise<{ ref: string; name: string } | null> {
-  const originHead = (await repo.git.tryRun(['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD']))?.trim();
-  if (originHead) return { ref: originHead, name: originHead.replace(/^origin\//, '') };
-  for (const candidate of ['main', 'master', 'origin/main', 'origin/master']) {
-    const full = candidate.startsWith('origin/') ? `refs/remotes/${candidate}` : `refs/heads/${candidate}`;
-    if (await repo.git.tryRun(['rev-parse', '--verify', '--quiet', full])) {
-      return { ref: candidate, name: candidate.replace(/^origin\//, '') };
-    }
-  }
-  return null;
+  const candidates = ['refs/heads/main', 'refs/heads/master', 'refs/remotes/origin/main', 'refs/remotes/origin/master'];
+  const [originHead, present] = await Promise.all([
+    repo.git.tryRun(['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD']),
+    repo.git.run(['for-each-ref', '--format=%(refname)', ...candidates]),
+  ]);
+  if (originHead?.trim()) return { ref: originHead.trim(), name: originHead.trim().replace(/^origin\//, '') };
+  const found = new Set(present.split('\n'));
+  const first = candidates.find((ref) => found.has(ref));
+  if (!first) return null;
+  const short = first.replace(/^refs\/(heads|remotes)\//, '');
+  return { ref: short, name: short.replace(/^origin\//, '') };
 }

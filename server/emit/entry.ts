@@ -28,40 +28,11 @@ export interface BlobStore {
   taken: Set<string>;
 }
 
-/**
- * image-size, loaded on first use: only binaries need it, and importing it is a sizeable
- * part of a command's start-up. `preloadEntryModules` starts loading it early, at a
- * moment the process would otherwise wait for git.
- */
+/** image-size, loaded with the first binary: most rounds have none. */
 let imageSizeModule: Promise<typeof import('image-size')> | null = null;
-export function preloadEntryModules(): void {
-  imageSizeModule ??= import('image-size');
-  imageSizeModule.catch(() => {}); // a failure surfaces where it is awaited
-}
 
-/**
- * An entry as built, its diff still the bytes git printed (`hunks`; `entry.diff` is null
- * until then): the emitter escapes them into material.json as they are, without making a
- * string of them (see entry-json.ts); `withDiffText` gives the entry with its text.
- */
-export interface BuiltEntry {
-  entry: MaterialEntry;
-  hunks: Buffer[] | null;
-  /** Its added and deleted lines are counted as it is written (see `writeEntry`); 0 until then. */
-  uncounted?: boolean;
-}
-
-/** The entry with its diff as text (plus the exact bytes when they are not UTF-8). */
-export function withDiffText({ entry, hunks }: BuiltEntry): MaterialEntry {
-  return hunks ? { ...entry, ...diffText(hunks) } : entry;
-}
-
-/**
- * Builds one material entry from git's record and patch of a file. With `countWhenWritten`,
- * a text diff's added and deleted lines are left for `writeEntry` to count as it escapes
- * them (one pass over the bytes instead of two).
- */
-export async function buildEntry(file: FileDiff, facts: EntryFacts, blobs: BlobStore, countWhenWritten = false): Promise<BuiltEntry> {
+/** Builds one material entry from git's record and patch of a file. */
+export async function buildEntry(file: FileDiff, facts: EntryFacts, blobs: BlobStore): Promise<MaterialEntry> {
   const { change } = file;
   const deleted = change.status === 'D';
   const liveOid = deleted ? change.oldOid : change.newOid;
@@ -88,43 +59,29 @@ export async function buildEntry(file: FileDiff, facts: EntryFacts, blobs: BlobS
   if (facts.generated(change.path)) entry.generated = true;
 
   const withheld = facts.withheld(change.path) ?? (change.from ? facts.withheld(change.from) : null);
-  // The fields below are set in place, in their order (a copy by spread costs more than the rest of the entry).
   if (withheld) {
     // Listed with its status and reason; nothing of its content leaves git.
-    entry.additions = null;
-    entry.deletions = null;
-    entry.withheld = { reason: withheld };
-    return { entry, hunks: null };
+    return { ...entry, additions: null, deletions: null, withheld: { reason: withheld } };
   }
   if (file.binary) {
     await addBinaryFacts(entry, change, blobs);
-    entry.additions = null;
-    entry.deletions = null;
-    return { entry, hunks: null };
-  }
-  if (countWhenWritten) {
-    entry.additions = 0;
-    entry.deletions = 0;
-    return { entry, hunks: file.hunks, uncounted: true };
+    return { ...entry, additions: null, deletions: null };
   }
   const { additions, deletions } = countLines(file.hunks);
-  entry.additions = additions;
-  entry.deletions = deletions;
-  return { entry, hunks: file.hunks };
+  return { ...entry, ...diffText(file.hunks), additions, deletions };
 }
 
 /** Subjects of the commits that touched the file under its new or old name, each once, oldest first. */
 function subjects(facts: EntryFacts, change: RawChange): string[] {
   const touched = [...(facts.commits.get(change.path) ?? []), ...(change.from ? (facts.commits.get(change.from) ?? []) : [])];
-  if (touched.length === 0) return [];
   if (change.from) touched.sort((a, b) => a.order - b.order);
   return [...new Map(touched.map((c) => [c.id, c.subject])).values()];
 }
 
 /** Saves the before copy of a binary and reads image dimensions of both sides. */
 async function addBinaryFacts(entry: MaterialEntry, change: RawChange, blobs: BlobStore): Promise<void> {
-  preloadEntryModules();
-  const { imageSize } = await imageSizeModule!;
+  imageSizeModule ??= import('image-size');
+  const { imageSize } = await imageSizeModule;
   const dimensions = (head: Buffer) => imageDimensions(imageSize, head);
   const isImage = (file: string) => IMAGE_EXTENSIONS.has(path.extname(file).toLowerCase());
   // Both sides are asked for at once (git answers the second while the first is read).
@@ -161,19 +118,14 @@ async function addBinaryFacts(entry: MaterialEntry, change: RawChange, blobs: Bl
 export function blobName(ref: string, blobs: Pick<BlobStore, 'shortBase' | 'taken'>): string {
   const flat = ref.replaceAll('/', '_');
   const extension = path.extname(ref);
-  let name = baseBlobName(ref, blobs.shortBase);
+  let name = `${flat}.${blobs.shortBase}${extension}`;
   for (let n = 2; blobs.taken.has(name); n++) name = `${flat}.${blobs.shortBase}-${n}${extension}`;
   blobs.taken.add(name);
   return name;
 }
 
-/** The name a before copy gets when no other binary of the round took it first. */
-export function baseBlobName(ref: string, shortBase: string): string {
-  return `${ref.replaceAll('/', '_')}.${shortBase}${path.extname(ref)}`;
-}
-
-/** Whether a change, when binary, has a before side to copy to blobs/ (and so takes a name). */
-export function mayKeepBefore(change: RawChange): boolean {
+/** Whether a change, when binary, has a before side to copy to blobs/. */
+function mayKeepBefore(change: RawChange): boolean {
   return !ZERO_OID.test(change.oldOid) && change.oldMode !== GITLINK;
 }
 

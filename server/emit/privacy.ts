@@ -28,10 +28,6 @@ interface Rule {
   pattern: string;
   origin: string;
   matches: (file: string) => boolean;
-  /** The pattern's regular expression, as `matches` tests it. */
-  regex: RegExp;
-  /** Tested against the file's name (a pattern without a slash), else against its path. */
-  basename: boolean;
 }
 
 /** Answers why a path is withheld, or null when its content may be captured. */
@@ -48,48 +44,12 @@ export async function loadPrivacy(root: string): Promise<PrivacyCheck> {
   // Loaded here rather than at start-up, which `involut rounds` keeps short so its capture starts early.
   const { default: picomatch } = await import('picomatch');
   const rules: Rule[] = layers.flatMap(({ origin, patterns }) =>
-    patterns.map((pattern) => {
-      const options = matcherOptions(pattern);
-      return { pattern, origin, matches: picomatch(pattern, options), regex: picomatch.makeRe(pattern, options), basename: options.basename };
-    }),
+    patterns.map((pattern) => ({ pattern, origin, matches: picomatch(pattern, matcherOptions(pattern)) })),
   );
-  const anyRule = anyMatch(rules);
   return (file) => {
-    if (anyRule && !anyRule(file)) return null;
-    const rule = rules.find(fastMatch(file));
+    const rule = rules.find((r) => r.matches(file));
     return rule ? `matches privacy exclude "${rule.pattern}" (${rule.origin})` : null;
   };
-}
-
-/**
- * Whether any rule may match a file, asked of two expressions (one over the name, one over
- * the path) instead of each rule's: nearly every file of a round matches none, and then
- * one test is all it costs. A file that may match is looked up rule by rule, for the
- * reason. Null when the expressions cannot be joined (flags that differ).
- */
-function anyMatch(rules: Rule[]): ((file: string) => boolean) | null {
-  const flags = new Set(rules.map((rule) => rule.regex.flags));
-  if (flags.size > 1) return null;
-  const joined = (some: Rule[]) => (some.length ? new RegExp(some.map((rule) => `(?:${rule.regex.source})`).join('|'), [...flags][0]) : null);
-  const byName = joined(rules.filter((rule) => rule.basename));
-  const byPath = joined(rules.filter((rule) => !rule.basename));
-  const patterns = new Set(rules.map((rule) => rule.pattern));
-  return (file) => {
-    if (file === '' || file.endsWith('/') || patterns.has(file)) return true;
-    return (byName?.test(file.slice(file.lastIndexOf('/') + 1)) ?? false) || (byPath?.test(file) ?? false);
-  };
-}
-
-/**
- * `rule.matches(file)` as picomatch 4 answers it with these options (its `test` and
- * `matchBase`): the file equal to the pattern, or the pattern's expression matching the
- * file's name (basename) or path; the name is cut once per file rather than split out
- * again for every rule. Anything unusual (an empty path, a trailing slash) asks picomatch.
- */
-function fastMatch(file: string): (rule: Rule) => boolean {
-  if (file === '' || file.endsWith('/')) return (rule) => rule.matches(file);
-  const name = file.slice(file.lastIndexOf('/') + 1);
-  return (rule) => file === rule.pattern || rule.regex.test(rule.basename ? name : file);
 }
 
 /**

@@ -1,29 +1,42 @@
-import { link, mkdir, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { InvolutError } from '../errors';
 import type { Repo } from '../git/repo';
-import { ROUND_REFS, takeEarly } from '../git/early';
+import { isAlive } from '../process-alive';
 import { readJsonOrNull, writeFileAtomic, type ReviewDir } from '../review-dir';
 import { localIsoTime } from './time';
 
 /**
- * What `involut rounds --begin` records: the state the next round is compared against.
- * Checked by hand rather than with zod, which `involut rounds` does not load otherwise
- * (importing it is a third of the command's start-up).
+ * A round's folder, `.review/rounds/<n>/`: `round.json` (what the round compared, written
+ * when it is claimed) and `material.json` (written last, through a temporary name). A round
+ * is finished once its `material.json` is there; one without it was stopped (Ctrl-C, a
+ * kill, a full disk) and is removed, with its ref, by the next round. Checked by hand rather
+ * than with zod, which `involut rounds` does not load otherwise.
  */
+export interface RoundRecord {
+  round: number;
+  /** The captured tree, pinned as `refs/involut/rounds/<n>`. */
+  tree: string;
+  head: string | null;
+  base: string;
+  at: string;
+}
+
+/** What `involut rounds --begin` records: the state the next round is compared against. */
 export interface BeginRecord {
   head: string | null;
   tree: string;
   at: string;
 }
 
-/** The round captured last, as the previous material.json recorded it. */
-export interface PreviousRound {
-  round: number;
-  tree: string;
-  head: string | null;
-}
-
 export const roundRef = (n: number) => `refs/involut/rounds/${n}`;
+/** Pins the tree `--begin` captured, so it outlives `git gc` until the next `--begin`. */
+export const BEGIN_REF = 'refs/involut/begin';
+
+export const roundsDir = (review: ReviewDir) => path.join(review.dir, 'rounds');
+export const roundDir = (review: ReviewDir, n: number) => path.join(roundsDir(review), String(n));
+export const keptMaterial = (review: ReviewDir, n: number) => path.join(roundDir(review, n), 'material.json');
+const recordFile = (review: ReviewDir, n: number) => path.join(roundDir(review, n), 'round.json');
 
 export async function readBegin(review: ReviewDir): Promise<BeginRecord | null> {
   const data = await readJsonOrNull(review.begin);
@@ -33,172 +46,109 @@ export async function readBegin(review: ReviewDir): Promise<BeginRecord | null> 
   return { head, tree, at };
 }
 
-export async function writeBegin(review: ReviewDir, record: Omit<BeginRecord, 'at'>): Promise<BeginRecord> {
+export async function writeBegin(repo: Repo, review: ReviewDir, record: Omit<BeginRecord, 'at'>): Promise<BeginRecord> {
   const full = { ...record, at: localIsoTime() };
+  await repo.git.run(['update-ref', BEGIN_REF, record.tree]);
   await writeFileAtomic(review.begin, `${JSON.stringify(full, null, 2)}\n`);
   return full;
 }
 
-/**
- * The round material.json holds, from its `source`. The emitter writes `source` near the
- * top and closes the file with `]\n}\n`, so the fast path reads the first few KiB and
- * the last bytes instead of parsing and validating megabytes of entries (0.1 s on a
- * 17 MB material): a file cut short fails the check of its end, and anything else
- * (another layout, a head that does not parse) is read whole and validated against
- * the material schema, as before.
- */
-export async function readPreviousRound(review: ReviewDir): Promise<PreviousRound | null> {
-  const quick = await readMaterialHead(review.material).catch(() => undefined);
-  if (quick !== undefined) return quick;
-  const { Material } = await import('../../schemas/material');
-  const parsed = Material.safeParse(await readJsonOrNull(review.material));
-  if (!parsed.success) return null;
-  return previousFrom(parsed.data.source);
+/** The numbers of the round folders in `.review/rounds/`, ascending, finished or not. */
+async function roundFolders(review: ReviewDir): Promise<number[]> {
+  const names = await readdir(roundsDir(review)).catch(() => [] as string[]);
+  return names
+    .filter((name) => /^[1-9]\d*$/.test(name))
+    .map(Number)
+    .sort((a, b) => a - b);
 }
 
-function previousFrom(source: { round?: number; tree?: string; head?: string | null }): PreviousRound | null {
-  const { round, tree, head } = source;
-  return round && tree ? { round, tree, head: head ?? null } : null;
+const exists = (file: string) => stat(file).then(() => true, () => false);
+
+/** The finished rounds (their material written whole), ascending. */
+export async function finishedRounds(review: ReviewDir): Promise<number[]> {
+  const all = await roundFolders(review);
+  const done = await Promise.all(all.map((n) => exists(keptMaterial(review, n))));
+  return all.filter((_, i) => done[i]);
 }
 
-const HEAD_BYTES = 64 * 1024;
-const MATERIAL_END = ']\n}\n';
-
 /**
- * The previous round from the head and the end of material.json as the emitter writes
- * it: `null` when the file is missing or its source names no round; `undefined` when
- * the quick reading cannot decide (the caller then parses the whole file).
+ * What a finished round compared: its `round.json`, or for a round kept by an older Involut
+ * (no `round.json`) the `source` of its material; null when neither says.
  */
-async function readMaterialHead(file: string): Promise<PreviousRound | null | undefined> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-  } catch {
-    return null;
+export async function readRound(review: ReviewDir, n: number): Promise<RoundRecord | null> {
+  const record = await readJsonOrNull(recordFile(review, n));
+  if (isRoundRecord(record)) return record;
+  const material = await readJsonOrNull(keptMaterial(review, n));
+  if (!isRecord(material) || !isRecord(material.source)) return null;
+  const { tree, head, base } = material.source;
+  const older = { round: n, tree, head: head ?? null, base, at: material.generated };
+  return isRoundRecord(older) ? older : null;
+}
+
+/** The last finished round, the one "since the last round" compares with. */
+export async function lastFinishedRound(review: ReviewDir): Promise<RoundRecord | null> {
+  const done = await finishedRounds(review);
+  for (const n of done.reverse()) {
+    const record = await readRound(review, n);
+    if (record) return record;
   }
-  try {
-    const { size } = await handle.stat();
-    if (size < MATERIAL_END.length) return undefined;
-    const head = Buffer.alloc(Math.min(size, HEAD_BYTES));
-    const tail = Buffer.alloc(MATERIAL_END.length);
-    const [{ bytesRead }, end] = await Promise.all([
-      handle.read(head, 0, head.length, 0),
-      handle.read(tail, 0, tail.length, size - tail.length),
-    ]);
-    if (bytesRead !== head.length || end.bytesRead !== tail.length || tail.toString('latin1') !== MATERIAL_END) return undefined;
-    const top = topLevelFields(head.toString('utf8'), ['contract', 'source', 'generated'], 'material');
-    if (!top) return undefined;
-    const { contract, source, generated } = top;
-    if (contract !== 1 || typeof generated !== 'string' || !isSource(source)) return undefined;
-    return previousFrom(source);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** The material schema's `source`, checked by hand (it keeps unknown keys, as the schema does). */
-function isSource(value: unknown): value is { round?: number; tree?: string; head?: string | null } {
-  if (!isRecord(value)) return false;
-  const { kind, id, root, request, base, base_reason, head, tree, round } = value;
-  const optionalString = (v: unknown) => v === undefined || typeof v === 'string';
-  return (
-    typeof kind === 'string' &&
-    typeof id === 'string' &&
-    typeof root === 'string' &&
-    request === null &&
-    optionalString(base) &&
-    optionalString(base_reason) &&
-    (head === null || optionalString(head)) &&
-    optionalString(tree) &&
-    (round === undefined || (typeof round === 'number' && Number.isInteger(round) && round > 0))
-  );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return null;
 }
 
 /**
- * The values of the top-level keys of a JSON object that come before `stop`, read from
- * the start of its text: `null` when `stop` is not reached within the text, a key is
- * repeated, or something does not parse.
+ * Holds `.review/.rounds.lock` while a round is captured, so rounds of one repository run one
+ * after the other and material.json is always the newest finished round. A lock left by a
+ * process that is gone is taken over; a live one is waited for (`onWait` is told once), up
+ * to `patienceMs`, then the round gives up with one sentence.
  */
-export function topLevelFields(text: string, wanted: string[], stop: string): Record<string, unknown> | null {
-  const found: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  let at = skipSpace(text, 0);
-  if (text[at] !== '{') return null;
-  at++;
+export async function lockRounds(review: ReviewDir, onWait: (pid: number) => void, patienceMs = 120_000): Promise<() => Promise<void>> {
+  const lock = path.join(review.dir, '.rounds.lock');
+  const started = Date.now();
+  let told = false;
   for (;;) {
-    at = skipSpace(text, at);
-    if (text[at] !== '"') return null;
-    const keyEnd = stringEnd(text, at);
-    if (keyEnd === -1) return null;
-    const key = JSON.parse(text.slice(at, keyEnd)) as string;
-    at = skipSpace(text, keyEnd);
-    if (text[at] !== ':') return null;
-    at = skipSpace(text, at + 1);
-    if (key === stop) return text[at] === '[' ? found : null;
-    if (Object.hasOwn(found, key)) return null;
-    const valueEnd = valueEndAt(text, at);
-    if (valueEnd === -1) return null;
-    const raw = text.slice(at, valueEnd);
     try {
-      found[key] = wanted.includes(key) ? JSON.parse(raw) : undefined;
-    } catch {
-      return null;
+      await writeFile(lock, `${process.pid}\n`, { flag: 'wx' });
+      return () => rm(lock, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    at = skipSpace(text, valueEnd);
-    if (text[at] !== ',') return null;
-    at++;
-  }
-}
-
-function skipSpace(text: string, at: number): number {
-  while (at < text.length && (text[at] === ' ' || text[at] === '\n' || text[at] === '\r' || text[at] === '\t')) at++;
-  return at;
-}
-
-/** Index just past the string starting at `at` (a `"`), or -1 when it does not end in the text. */
-function stringEnd(text: string, at: number): number {
-  for (let i = at + 1; i < text.length; i++) {
-    if (text[i] === '\\') i++;
-    else if (text[i] === '"') return i + 1;
-  }
-  return -1;
-}
-
-/** Index just past the JSON value starting at `at`, or -1 when it does not end in the text. */
-function valueEndAt(text: string, at: number): number {
-  if (text[at] === '"') return stringEnd(text, at);
-  if (text[at] !== '{' && text[at] !== '[') {
-    let i = at;
-    while (i < text.length && !',}] \n\r\t'.includes(text[i]!)) i++;
-    return i < text.length ? i : -1;
-  }
-  let depth = 0;
-  for (let i = at; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      i = stringEnd(text, i) - 1;
-      if (i < 0) return -1;
-    } else if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') {
-      depth--;
-      if (depth === 0) return i + 1;
+    const holder = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
+    if (!isAlive(holder)) {
+      await rm(lock, { force: true });
+      continue;
     }
+    if (Date.now() - started > patienceMs) {
+      throw new InvolutError('round-running', `Another \`involut rounds\` (process ${holder}) has held ${lock} for ${Math.round(patienceMs / 1000)} s; wait for it, or stop it and run this again.`);
+    }
+    if (!told) onWait(holder);
+    told = true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return -1;
 }
 
 /**
- * The next round number: one past the last material's round, every pinned round ref and
- * every kept round folder, so a pinned tree is never moved (worktrees of one repository
- * share refs) and a kept round is never written over.
+ * Removes what rounds stopped before they finished left behind: their folder, its
+ * temporary files, and the ref they pinned. Run under the lock, so no round is under way.
  */
-export async function nextRoundNumber(repo: Repo, review: ReviewDir, previous: PreviousRound | null): Promise<number> {
-  const pinned = takeEarly('rounds', repo.root).then((early) => early ?? repo.git.runBytes(ROUND_REFS));
-  const [refs, kept] = await Promise.all([pinned.then((answer) => answer.toString('utf8')), keptRounds(review)]);
-  let highest = Math.max(previous?.round ?? 0, ...kept);
+export async function removeUnfinished(repo: Repo, review: ReviewDir): Promise<void> {
+  for (const n of await roundFolders(review)) {
+    if (await exists(keptMaterial(review, n))) continue;
+    const pinned = await readRound(review, n).catch(() => null);
+    if (pinned) await repo.git.tryRun(['update-ref', '-d', roundRef(n), pinned.tree]);
+    await rm(roundDir(review, n), { recursive: true, force: true });
+  }
+  const leftovers = (await readdir(review.dir).catch(() => [] as string[])).filter((name) => /^\.material\.json\..*\.tmp$/.test(name));
+  await Promise.all(leftovers.map((name) => rm(path.join(review.dir, name), { force: true })));
+}
+
+/**
+ * The next round number: one past every round folder and every pinned round ref, so a
+ * pinned tree is never moved (worktrees of one repository share refs) and a kept round
+ * is never written over.
+ */
+export async function nextRoundNumber(repo: Repo, review: ReviewDir): Promise<number> {
+  const [refs, kept] = await Promise.all([repo.git.run(['for-each-ref', '--format=%(refname)', 'refs/involut/rounds/']), roundFolders(review)]);
+  let highest = Math.max(0, ...kept);
   for (const ref of refs.split('\n')) {
     const n = Number(ref.slice('refs/involut/rounds/'.length));
     if (Number.isInteger(n) && n > highest) highest = n;
@@ -206,75 +156,44 @@ export async function nextRoundNumber(repo: Repo, review: ReviewDir, previous: P
   return highest + 1;
 }
 
-/** `.review/rounds/`: one folder per round, holding that round's material.json as it was written. */
-export const keptRoundsDir = (review: ReviewDir) => path.join(review.dir, 'rounds');
-export const keptMaterial = (review: ReviewDir, n: number) => path.join(keptRoundsDir(review), String(n), 'material.json');
-
-/** The numbers of the round folders in `.review/rounds/`, ascending. */
-export async function keptRounds(review: ReviewDir): Promise<number[]> {
-  const names = await readdir(keptRoundsDir(review)).catch(() => [] as string[]);
-  return names
-    .filter((name) => /^[1-9]\d*$/.test(name))
-    .map(Number)
-    .sort((a, b) => a - b);
-}
-
 /**
- * Takes `.review/rounds/<n>/` for the round about to be written: the folder is made, or
- * `false` when it exists already (mkdir is atomic, so two emissions never share one).
+ * Claims round `n` for `record.tree`: pins the tree as `refs/involut/rounds/<n>` only if no
+ * ref has that name (another worktree may have taken the number meanwhile: then `false`),
+ * makes the folder and writes `round.json`.
  */
-export async function claimRound(review: ReviewDir, n: number): Promise<boolean> {
-  await mkdir(keptRoundsDir(review), { recursive: true });
+export async function claimRound(repo: Repo, review: ReviewDir, record: RoundRecord): Promise<boolean> {
+  const ref = roundRef(record.round);
   try {
-    await mkdir(path.dirname(keptMaterial(review, n)));
-    return true;
+    await repo.git.run(['update-ref', ref, record.tree, '']);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    if (await repo.git.tryRun(['rev-parse', '--verify', '--quiet', ref])) return false;
     throw error;
   }
+  await writeFileAtomic(recordFile(review, record.round), `${JSON.stringify(record, null, 2)}\n`);
+  return true;
 }
 
-/** Gives back a claimed round folder when the emission failed (only while it is still empty). */
-export async function releaseRound(review: ReviewDir, n: number): Promise<void> {
-  await rmdir(path.dirname(keptMaterial(review, n))).catch(() => {});
+/** Undoes a claim whose round failed: its folder and its ref (only while the ref still names its tree). */
+export async function releaseRound(repo: Repo, review: ReviewDir, record: RoundRecord): Promise<void> {
+  await rm(roundDir(review, record.round), { recursive: true, force: true });
+  await repo.git.tryRun(['update-ref', '-d', roundRef(record.round), record.tree]);
 }
 
-/** Where the copy of a round's material is written alongside material.json, before `keepRound` links it into place. */
-export const keptCopy = (review: ReviewDir, n: number) => path.join(path.dirname(keptMaterial(review, n)), `.material.json.${process.pid}.tmp`);
-
-/**
- * Keeps the material just written as `.review/rounds/<n>/material.json`: its copy, written
- * alongside as `written` (see `keptCopy`), is linked into place, which appears whole and
- * fails rather than replace a file already there.
- */
-export async function keepRound(review: ReviewDir, n: number, written: string): Promise<void> {
-  const kept = keptMaterial(review, n);
-  try {
-    await link(written, kept).catch(async (error: NodeJS.ErrnoException) => {
-      // A file system without hard links: the folder was claimed for this round, so a rename is safe.
-      if (error.code === 'EEXIST' || (await stat(kept).catch(() => null))) throw error;
-      await rename(written, kept);
-    });
-  } finally {
-    await rm(written, { force: true });
-  }
+function isRoundRecord(value: unknown): value is RoundRecord {
+  if (!isRecord(value)) return false;
+  const { round, tree, head, base, at } = value;
+  return (
+    typeof round === 'number' &&
+    Number.isInteger(round) &&
+    round > 0 &&
+    typeof tree === 'string' &&
+    /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(tree) &&
+    (head === null || typeof head === 'string') &&
+    typeof base === 'string' &&
+    typeof at === 'string'
+  );
 }
 
-/**
- * Pins a round's tree under `refs/involut/rounds/<n>` through a `git update-ref --stdin`
- * started ahead, while the process is small (a spawn costs more the more memory it holds).
- * `pin` makes the one update and waits for git; `close` ends git when nothing was pinned.
- */
-export function startPinning(repo: Repo): { pin(n: number, tree: string): Promise<void>; close(): Promise<void> } {
-  const git = repo.git.start(['update-ref', '--stdin', '-z']);
-  let ended: Promise<unknown> | null = null;
-  return {
-    pin: async (n, tree) => {
-      ended = git.answer(Buffer.from(`update ${roundRef(n)}\0${tree}\0\0`));
-      await ended;
-    },
-    close: async () => {
-      await (ended ??= git.answer()).catch(() => {});
-    },
-  };
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

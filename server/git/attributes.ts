@@ -1,4 +1,3 @@
-import { UNFLUSHED } from './git';
 import type { Repo } from './repo';
 
 /** `linguist-generated` per path: true (set), false (explicitly unset), absent when unspecified. */
@@ -7,7 +6,7 @@ export async function generatedAttribute(repo: Repo, paths: string[]): Promise<M
   if (paths.length === 0) return result;
   // `--all`: only the attributes a path has are written, nothing at all where none applies.
   const args = ['check-attr', '-z', '--stdin', '--all'];
-  const fields = (await repo.git.runBytes(args, UNFLUSHED, [], Buffer.from(paths.map((p) => `${p}\0`).join('')))).toString('utf8').split('\0');
+  const fields = (await repo.git.runBytes(args, {}, [], Buffer.from(paths.map((p) => `${p}\0`).join('')))).toString('utf8').split('\0');
   for (let i = 0; i + 2 < fields.length; i += 3) {
     const generated = fields[i + 1] === GENERATED ? generatedValue(fields[i + 2]) : undefined;
     if (generated !== undefined) result.set(fields[i]!, generated);
@@ -15,10 +14,10 @@ export async function generatedAttribute(repo: Repo, paths: string[]): Promise<M
   return result;
 }
 
-export const GENERATED = 'linguist-generated';
+const GENERATED = 'linguist-generated';
 
 /** What a `linguist-generated` value says: true (set), false (unset), undefined (anything else). */
-export function generatedValue(value: string | undefined): boolean | undefined {
+function generatedValue(value: string | undefined): boolean | undefined {
   if (value === 'set' || value === 'true') return true;
   if (value === 'unset' || value === 'false') return false;
   return undefined;

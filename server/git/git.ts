@@ -5,13 +5,11 @@ import { InvolutError } from '../errors';
 /**
  * Settings that make git print the same bytes whatever the user's config says:
  * no prefixes games, no external or textconv drivers, no colour, default algorithm,
- * paths printed literally. `core.looseCompression=1` makes the capture's object
- * writes cheap; `core.safecrlf=false` keeps CRLF warnings off stderr.
+ * paths printed literally. `core.safecrlf=false` keeps CRLF warnings off stderr.
  */
 export const NEUTRAL_CONFIG = [
   'core.quotePath=false',
   'core.safecrlf=false',
-  'core.looseCompression=1',
   'color.ui=false',
   'diff.noprefix=false',
   'diff.mnemonicPrefix=false',
@@ -30,75 +28,55 @@ export const NEUTRAL_CONFIG = [
 /** Flags every diff we read takes, so its text is git's plain unified diff. */
 export const DIFF_FLAGS = ['-O/dev/null', '--no-ext-diff', '--no-textconv', '--no-color', '--ignore-submodules=none', '--submodule=short'];
 
-/** Pathspec that keeps Involut's own folder out of every capture and diff. */
+/** Pathspec that keeps Involut's own folder out of every diff. */
 export const WITHOUT_REVIEW = ['--', '.', ':(top,exclude).review'];
 
 export interface GitEnv {
   /** A temporary index; the user's real index is never written. */
   GIT_INDEX_FILE?: string;
-  /** glibc's malloc settings (see capture.ts); ignored by other C libraries. */
-  GLIBC_TUNABLES?: string;
-  /** `0`: git writes its answers in blocks instead of one write per answer (see `UNFLUSHED`). */
-  GIT_FLUSH?: string;
-  /** A folder of packs still being flushed to disk that this git may read (see `PackView`). */
-  GIT_ALTERNATE_OBJECT_DIRECTORIES?: string;
 }
 
-/**
- * For a git that answers many questions read at once (`check-attr --stdin`): it writes
- * its answers in blocks rather than flushing each one, thousands of writes fewer on a big
- * round, each of which Node would read and wake up for.
- */
-export const UNFLUSHED: GitEnv = { GIT_FLUSH: '0' };
+/** The lines of git's stderr an error quotes: its whole message, not a wall of progress. */
+const QUOTED_LINES = 12;
 
 /**
  * The one owner of running git. Every command gets NEUTRAL_CONFIG and the minimal
  * environment; `run` buffers the output of small commands, `spawn` streams big ones.
- *
- * `run` used to go through simple-git, whose completion detection waits an extra 50 ms
- * after every command that prints nothing on stdout or stderr (`add`, `rm --quiet`,
- * `update-ref`, an empty `ls-files` or `for-each-ref`…): a quarter of a second asleep in
- * every round. It now spawns git itself and keeps simple-git's rule for failure: a
- * command fails when it cannot start, or exits non-zero and says why on stderr (a
- * silent non-zero exit, as `rev-parse --verify --quiet` gives, returns its output).
+ * git is spawned directly rather than through simple-git: its completion detection
+ * sleeps 50 ms after every command that prints nothing (`add`, `update-ref`), and a
+ * round runs several of those in a row. A command fails when it cannot start, or exits
+ * non-zero and says why on stderr (a silent non-zero exit, as `rev-parse --verify
+ * --quiet` gives, returns its output).
  */
 export class Git {
   constructor(readonly cwd: string) {}
 
-  /**
-   * Runs a git command and returns its stdout as text. `extraConfig` (`key=value`)
-   * applies to this one command only.
-   */
-  async run(args: string[], env: GitEnv = {}, extraConfig: string[] = []): Promise<string> {
-    return (await this.runBytes(args, env, extraConfig)).toString('utf8');
+  /** Runs a git command and returns its stdout as text; `extraConfig` (`key=value`) applies to this command only. */
+  async run(args: string[], env: GitEnv = {}, extraConfig: string[] = [], input?: Buffer): Promise<string> {
+    return (await this.runBytes(args, env, extraConfig, input)).toString('utf8');
   }
 
-  /**
-   * Like `run`, with `input` on stdin (bytes, or an open file), and stdout's exact bytes
-   * (paths need not be UTF-8). From a file, git reads its input whole at once, however
-   * busy node is (a pipe holds 64 KiB; node writes the rest only when its loop turns).
-   */
-  async runBytes(args: string[], env: GitEnv = {}, extraConfig: string[] = [], input?: Buffer | { fd: number }): Promise<Buffer> {
+  /** Like `run`, with `input` on stdin and stdout's exact bytes (paths need not be UTF-8). */
+  async runBytes(args: string[], env: GitEnv = {}, extraConfig: string[] = [], input?: Buffer): Promise<Buffer> {
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     const code = await new Promise<number | null>((resolve, reject) => {
       const child = spawn('git', gitArgs(args, extraConfig), {
         cwd: this.cwd,
         env: minimalEnv(env),
-        stdio: [input === undefined ? 'ignore' : Buffer.isBuffer(input) ? 'pipe' : input.fd, 'pipe', 'pipe'],
+        stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       });
       child.stdin?.on('error', () => {}); // git may exit without reading it all; its exit code tells
-      if (Buffer.isBuffer(input)) child.stdin?.end(input);
+      child.stdin?.end(input);
       child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
       child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
       child.once('error', reject);
       child.once('close', (exitCode, signal) => resolve(signal ? null : exitCode));
     }).catch((error: unknown) => {
-      throw new InvolutError('git-failed', `git ${args[0]} failed: ${firstLine(error)}`);
+      throw new InvolutError('git-failed', `git ${args[0]} could not start: ${error instanceof Error ? error.message : String(error)}; is git installed and on PATH?`);
     });
     if (code === null || (code !== 0 && stderr.length > 0)) {
-      const said = Buffer.concat([...stdout, ...stderr]).toString('utf8');
-      throw new InvolutError('git-failed', `git ${args[0]} failed: ${firstLine(said) || `exit ${code ?? 'by a signal'}`}`);
+      throw new InvolutError('git-failed', failure(`git ${args[0]}`, Buffer.concat(stderr).toString('utf8'), code));
     }
     return Buffer.concat(stdout);
   }
@@ -112,46 +90,9 @@ export class Git {
     }
   }
 
-  /**
-   * Starts a git that reads its questions on stdin before they are known, so its start-up
-   * is paid while something else runs: `answer` sends them (once), closes stdin and
-   * resolves with stdout once git exited 0; `answer()` with nothing just ends git.
-   */
-  start(args: string[], env: GitEnv = {}): { answer: (input?: Buffer) => Promise<Buffer> } {
-    const child = this.spawn(args, env);
-    const done = exited(child, `git ${args[0]}`);
-    done.catch(() => {}); // awaited in answer()
-    const chunks: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-    child.stdin.on('error', () => {}); // git may exit without reading it all; its exit code tells
-    return {
-      answer: async (input) => {
-        child.stdin.end(input);
-        await done;
-        return Buffer.concat(chunks);
-      },
-    };
-  }
-
-  /** Starts git with stdout (and stdin) as streams, for output too big to buffer. */
+  /** Starts git with stdin and stdout as streams, for output too big to buffer. */
   spawn(args: string[], env: GitEnv = {}): ChildProcessByStdio<Writable, Readable, Readable> {
-    return spawn('git', gitArgs(args), {
-      cwd: this.cwd,
-      env: minimalEnv(env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-  }
-
-  /**
-   * Starts git with its stdout going to the open file `fd` (git never waits for a reader:
-   * for output read once git is done), nothing on stdin, and stderr as a stream.
-   */
-  spawnToFile(args: string[], env: GitEnv, fd: number): ChildProcessByStdio<null, null, Readable> {
-    return spawn('git', gitArgs(args), {
-      cwd: this.cwd,
-      env: minimalEnv(env),
-      stdio: ['ignore', fd, 'pipe'],
-    }) as ChildProcessByStdio<null, null, Readable>;
+    return spawn('git', gitArgs(args), { cwd: this.cwd, env: minimalEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
   }
 }
 
@@ -160,10 +101,10 @@ function gitArgs(args: string[], extraConfig: string[] = []): string[] {
 }
 
 /**
- * The environment git runs in: the user's, minus every ambient GIT_* variable
- * (a hook's GIT_DIR or GIT_INDEX_FILE must never redirect a capture) and minus
- * editors, pagers and the other variables simple-git's guard removed, plus what the
- * caller sets explicitly.
+ * The environment git runs in: the user's, minus every ambient GIT_* variable (a hook's
+ * GIT_DIR or GIT_INDEX_FILE must never redirect a capture) and minus editors and pagers,
+ * plus what the caller sets. `GIT_OPTIONAL_LOCKS=0`: a read never refreshes the real
+ * index, so Involut never holds `index.lock` while the user's editor runs `git status`.
  */
 const DROPPED = new Set(['EDITOR', 'VISUAL', 'PAGER', 'PREFIX', 'SSH_ASKPASS']);
 function minimalEnv(extra: GitEnv): NodeJS.ProcessEnv {
@@ -172,26 +113,31 @@ function minimalEnv(extra: GitEnv): NodeJS.ProcessEnv {
     if (key.startsWith('GIT_') || DROPPED.has(key)) continue;
     env[key] = value;
   }
-  return { ...env, ...extra };
+  return { ...env, GIT_OPTIONAL_LOCKS: '0', ...extra };
 }
 
-/** Resolves when a spawned git exits 0; otherwise rejects with the first line of its stderr. */
+/** Resolves when a spawned git exits 0; otherwise rejects with git's own message. */
 export function exited(child: ChildProcess & { stderr: Readable }, what: string): Promise<void> {
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk: string) => {
-    if (stderr.length < 4096) stderr += chunk;
+    if (stderr.length < 16_384) stderr += chunk;
   });
   return new Promise((resolve, reject) => {
-    child.once('error', (error) => reject(new InvolutError('git-failed', `${what} failed: ${error.message}`)));
-    child.once('close', (code) => {
+    child.once('error', (error) => reject(new InvolutError('git-failed', `${what} could not start: ${error.message}`)));
+    child.once('close', (code, signal) => {
       if (code === 0) resolve();
-      else reject(new InvolutError('git-failed', `${what} failed: ${stderr.trim().split('\n')[0] || `exit ${code}`}`));
+      else reject(new InvolutError('git-failed', failure(what, stderr, signal ? null : code)));
     });
   });
 }
 
-function firstLine(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.trim().split('\n')[0] ?? text;
+/** `git add failed: <git's message, its few lines joined>`. */
+function failure(what: string, stderr: string, code: number | null): string {
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const said = lines.slice(0, QUOTED_LINES).join(' / ') + (lines.length > QUOTED_LINES ? ` / … (${lines.length - QUOTED_LINES} more lines)` : '');
+  return `${what} failed: ${said || (code === null ? 'stopped by a signal' : `exit ${code}`)}`;
 }

@@ -1,5 +1,5 @@
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { exited, type GitEnv } from './git';
+import { exited } from './git';
 import type { Repo } from './repo';
 
 /** Sizes in bytes of many blobs at once (`git cat-file --batch-check`); unknown ids are left out. */
@@ -37,20 +37,12 @@ export class BlobReader {
   private started: { child: ReturnType<Repo['git']['spawn']>; done: Promise<void>; reader: ByteReader } | null = null;
   private queue: Promise<void> = Promise.resolve();
 
-  /** git starts with the first read (most rounds have no binary to read), or with `start`; `env` may name a pack view. */
-  constructor(
-    private readonly repo: Repo,
-    private readonly env: GitEnv = {},
-  ) {}
-
-  /** Starts git now, while the process is small (a spawn costs more the more memory node holds). */
-  start(): void {
-    void this.process;
-  }
+  /** git starts with the first read: most rounds have no binary to read. */
+  constructor(private readonly repo: Repo) {}
 
   private get process() {
     if (!this.started) {
-      const child = this.repo.git.spawn(['cat-file', '--batch'], this.env);
+      const child = this.repo.git.spawn(['cat-file', '--batch']);
       const done = exited(child, 'git cat-file');
       done.catch(() => {}); // awaited in close()
       this.started = { child, done, reader: new ByteReader(child.stdout as AsyncIterable<Buffer>) };

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { InvolutError } from '../errors';
-import { REPO_PROBE, REPO_WHERE, takeEarlyProbe } from './early';
 import { Git } from './git';
 
 /** Where a repository and its git files are, resolved once per command. */
@@ -12,8 +11,10 @@ export interface Repo {
   indexFile: string;
   /** `info/exclude` (shared by all worktrees). */
   excludeFile: string;
-  /** The object store's folder (shared by all worktrees). */
-  objectsDir: string;
+  /** Where a capture keeps its temporary index: a name in this worktree's git folder, a suffix added. */
+  scratchIndex: string;
+  /** Where a running `git gc` says so (`gc.pid`, in the shared git folder). */
+  gcPidFile: string;
   /** Full id of HEAD, or `null` in a repository with no commits yet. */
   head: string | null;
   /** The current branch's short name, or `null` when HEAD is detached. */
@@ -22,55 +23,74 @@ export interface Repo {
   emptyTree: string;
 }
 
+/** The oldest git Involut runs with: `rev-parse --path-format` came in 2.31. */
+export const GIT_NEEDED = [2, 31] as const;
+
 /** The empty tree's id in each hash format git knows today; another one is asked of git. */
 const EMPTY_TREES: Record<string, string> = {
   sha1: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
   sha256: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321',
 };
 
+const WHERE = ['rev-parse', '--show-toplevel', '--path-format=absolute', '--git-path', 'index', '--git-path', 'info/exclude', '--git-path', 'involut-index', '--git-path', 'gc.pid', '--show-object-format'];
+/** …with HEAD and its branch: `--abbrev-ref=loose` shortens as `symbolic-ref --short` does; a detached HEAD prints `HEAD`. */
+const PROBE = [...WHERE, 'HEAD^{commit}', '--abbrev-ref=loose', 'HEAD'];
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
 /**
- * Finds the repository that contains `dir` (the git top level, so a subfolder works too).
- * One git command answers everything when HEAD is a commit (every round starts with this,
- * and a spawn costs milliseconds); a repository with no commits yet asks three at once.
+ * Finds the repository that contains `dir` (the git top level, so a subfolder works too),
+ * and refuses a git older than GIT_NEEDED. One git answers where everything is when HEAD
+ * is a commit; a repository with no commits yet asks three at once.
  */
 export async function openRepo(dir: string): Promise<Repo> {
   const probe = new Git(dir);
-  const all = await (takeEarlyProbe(dir) ?? probe.tryRun(REPO_PROBE));
+  const [all, version] = await Promise.all([probe.tryRun(PROBE), probe.tryRun(['version'])]);
+  checkVersion(version);
   const lines = all?.split('\n') ?? [];
-  if (all !== null && lines.length >= 7 && OBJECT_ID.test(lines[5]!)) {
-    const [top, indexFile, excludeFile, objectsDir, format, head, branch] = lines as [string, string, string, string, string, string, string];
-    return repoAt({ top, indexFile, excludeFile, objectsDir, format }, head, branch === 'HEAD' ? null : branch);
+  if (all !== null && lines.length >= 9 && OBJECT_ID.test(lines[6]!)) {
+    const [top, indexFile, excludeFile, scratchIndex, gcPidFile, format, head, branch] = lines as [string, string, string, string, string, string, string, string];
+    return repoAt({ top, indexFile, excludeFile, scratchIndex, gcPidFile, format }, head, branch === 'HEAD' ? null : branch);
   }
   const [found, head, branch] = await Promise.all([
-    probe.tryRun(REPO_WHERE),
+    probe.tryRun(WHERE),
     probe.tryRun(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']),
     probe.tryRun(['symbolic-ref', '--quiet', '--short', 'HEAD']),
   ]);
-  const [top, indexFile, excludeFile, objectsDir, format] = (found ?? '').split('\n');
-  if (!top || !indexFile || !excludeFile || !objectsDir || !format) {
+  const [top, indexFile, excludeFile, scratchIndex, gcPidFile, format] = (found ?? '').split('\n');
+  if (!top || !indexFile || !excludeFile || !scratchIndex || !gcPidFile || !format) {
     throw new InvolutError('not-a-repo', `${dir} is not inside a git working tree; run Involut from your repository or pass --repo DIR.`);
   }
-  return repoAt({ top, indexFile, excludeFile, objectsDir, format }, head?.trim() || null, branch?.trim() || null);
+  return repoAt({ top, indexFile, excludeFile, scratchIndex, gcPidFile, format }, head?.trim() || null, branch?.trim() || null);
 }
 
-const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/** `git version 2.39.5` → fine; an older git, or none, is refused with the version needed. */
+function checkVersion(answer: string | null): void {
+  const needed = GIT_NEEDED.join('.');
+  if (answer === null) throw new InvolutError('git-failed', `git could not be run; install git ${needed} or later and put it on PATH.`);
+  const [major = 0, minor = 0] = (/(\d+)\.(\d+)/.exec(answer) ?? []).slice(1).map(Number);
+  if (major < GIT_NEEDED[0] || (major === GIT_NEEDED[0] && minor < GIT_NEEDED[1])) {
+    throw new InvolutError('git-too-old', `Involut needs git ${needed} or later, and this is ${answer.trim()}; update git.`);
+  }
+}
 
 interface Where {
   top: string;
   indexFile: string;
   excludeFile: string;
-  objectsDir: string;
+  scratchIndex: string;
+  gcPidFile: string;
   format: string;
 }
 
-async function repoAt({ top, indexFile, excludeFile, objectsDir, format }: Where, head: string | null, branch: string | null): Promise<Repo> {
+async function repoAt({ top, indexFile, excludeFile, scratchIndex, gcPidFile, format }: Where, head: string | null, branch: string | null): Promise<Repo> {
   const git = new Git(top);
   return {
     git,
     root: top,
     indexFile: path.resolve(top, indexFile),
     excludeFile: path.resolve(top, excludeFile),
-    objectsDir: path.resolve(top, objectsDir),
+    scratchIndex: path.resolve(top, scratchIndex),
+    gcPidFile: path.resolve(top, gcPidFile),
     head,
     branch,
     emptyTree: EMPTY_TREES[format] ?? (await git.run(['hash-object', '-t', 'tree', '/dev/null'])).trim(),

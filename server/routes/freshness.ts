@@ -1,21 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import type { Freshness } from '../../schemas/api';
 import type { AppContext } from '../app';
-import { captureTree } from '../git/capture';
+import { movedSince } from '../git/freshness';
 
 /**
- * `GET /api/freshness`: has the working state moved since the capture? Answered by
- * capturing the tree again through a temporary index and comparing ids; requests that
- * arrive while one capture runs share its answer.
+ * `GET /api/freshness`: has the working state moved since the capture? Answered by git
+ * reading only (see `movedSince`; `fresh: null` when it cannot tell): a request never writes an object, a pack or a ref.
+ * Requests that arrive while one check runs share its answer.
  */
 export function freshnessRoutes(api: FastifyInstance, context: AppContext): void {
-  let running: Promise<string> | null = null;
+  let running: Promise<Freshness> | null = null;
   api.get('/freshness', async (): Promise<Freshness> => {
-    running ??= captureTree(context.repo).finally(() => {
+    running ??= check(context).finally(() => {
       running = null;
     });
-    const [current, material] = await Promise.all([running, context.files.materialEntries()]);
-    const captured = material?.tree ?? null;
-    return { fresh: captured === current, captured, current };
+    return running;
   });
+}
+
+async function check(context: AppContext): Promise<Freshness> {
+  const captured = (await context.files.materialEntries())?.tree ?? null;
+  if (captured === null) return { fresh: false, captured };
+  const moved = await movedSince(context.repo, captured);
+  return { fresh: moved === null ? null : !moved, captured };
 }

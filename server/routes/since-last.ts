@@ -1,18 +1,15 @@
-import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { SinceLast } from '../../schemas/api';
-import { z } from 'zod';
-import { Source, type MaterialEntry } from '../../schemas/material';
+import type { MaterialEntry } from '../../schemas/material';
 import type { AppContext } from '../app';
 import { OBJECT_ID } from '../git/blob-stream';
 import { diffTrees } from '../git/diff';
 import { BlobReader } from '../git/objects';
 import type { Repo } from '../git/repo';
-import { buildEntry, withDiffText, type EntryFacts } from '../emit/entry';
+import { buildEntry, type EntryFacts } from '../emit/entry';
 import { lookUpFacts } from '../emit/material';
 import { loadPrivacy } from '../emit/privacy';
-import { keptMaterial, keptRounds, roundRef } from '../emit/rounds';
-import { readJsonOrNull, type ReviewDir } from '../review-dir';
+import { finishedRounds, readRound, roundRef } from '../emit/rounds';
 
 /** Answers kept per pair of rounds; a reader goes back and forth between a few at most. */
 const CACHED = 4;
@@ -20,15 +17,14 @@ const CACHED = 4;
 type Round = { round: number; tree: string };
 
 /**
- * `GET /api/since-last`: what changed between the previous round kept in
- * `.review/rounds/` and the round in material.json, diffed by git between their pinned
+ * `GET /api/since-last`: what changed between the last round finished before the one in
+ * material.json (kept in `.review/rounds/`) and that round, diffed by git between their pinned
  * trees. Every id given to git comes from those files and is checked to be an object id.
  */
 export function sinceLastRoutes(api: FastifyInstance, context: AppContext): void {
   const answers = new Map<string, Promise<string>>();
-  const keptTrees = new KeptTrees(context.files.review);
   api.get('/since-last', async (_request, reply) => {
-    const ends = await roundsToCompare(context, keptTrees);
+    const ends = await roundsToCompare(context);
     let json: Promise<string>;
     if ('reason' in ends) {
       json = Promise.resolve(none(ends.reason));
@@ -60,14 +56,14 @@ async function answer(repo: Repo, from: Round, to: Round): Promise<string> {
 }
 
 /** The previous kept round and this one, or why they cannot be compared. */
-async function roundsToCompare(context: AppContext, keptTrees: KeptTrees): Promise<{ from: Round; to: Round } | { reason: string }> {
+async function roundsToCompare(context: AppContext): Promise<{ from: Round; to: Round } | { reason: string }> {
   const { state } = await context.files.read('material');
   if (state.state !== 'ok') return { reason: 'There is no readable material.json to compare; run `npx involut rounds`.' };
   const { round, tree } = state.data.source;
   if (!round || !tree || !OBJECT_ID.test(tree)) {
     return { reason: 'This material.json names no round or tree (an older Involut wrote it); run `npx involut rounds` again.' };
   }
-  const earlier = (await keptRounds(context.files.review)).filter((n) => n < round);
+  const earlier = (await finishedRounds(context.files.review)).filter((n) => n < round);
   const previous = earlier[earlier.length - 1];
   if (previous === undefined) {
     return {
@@ -77,32 +73,10 @@ async function roundsToCompare(context: AppContext, keptTrees: KeptTrees): Promi
           : `No round before round ${round} is kept in .review/rounds/ (it was captured by an older Involut, or in another worktree).`,
     };
   }
-  const previousTree = (await keptTrees.tree(previous)) ?? (await pinnedTree(context.repo, previous));
+  const previousTree = (await readRound(context.files.review, previous))?.tree ?? (await pinnedTree(context.repo, previous));
   if (!previousTree) return { reason: `Round ${previous}'s tree is gone: its material.json names none and its ref ${roundRef(previous)} is deleted.` };
   return { from: { round: previous, tree: previousTree }, to: { round, tree } };
 }
-
-/** The tree each kept round's material.json records, read once per version of the file (it can be megabytes). */
-class KeptTrees {
-  private readonly known = new Map<number, { signature: string; tree: string | null }>();
-
-  constructor(private readonly review: ReviewDir) {}
-
-  async tree(n: number): Promise<string | null> {
-    const file = keptMaterial(this.review, n);
-    const info = await stat(file).catch(() => null);
-    const signature = info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'missing';
-    const cached = this.known.get(n);
-    if (cached?.signature === signature) return cached.tree;
-    const kept = KeptSource.safeParse(await readJsonOrNull(file));
-    const tree = kept.success && kept.data.source.tree && OBJECT_ID.test(kept.data.source.tree) ? kept.data.source.tree : null;
-    this.known.set(n, { signature, tree });
-    return tree;
-  }
-}
-
-/** Only the source of a kept material is needed here; its entries are not validated again. */
-const KeptSource = z.looseObject({ source: Source });
 
 /** The tree `refs/involut/rounds/<n>` pins, for a kept material that records none. */
 async function pinnedTree(repo: Repo, n: number): Promise<string | null> {
@@ -128,7 +102,7 @@ async function entriesBetween(repo: Repo, from: string, to: string): Promise<Mat
     for await (const file of diffTrees(repo, from, to, async (changes) => {
       facts = await lookUpFacts(repo, changes, new Map(), withheld);
     })) {
-      const { commits: _notLookedUp, ...entry } = withDiffText(await buildEntry(file, facts!, blobs));
+      const { commits: _notLookedUp, ...entry } = await buildEntry(file, facts!, blobs);
       entries.push(entry);
     }
   } finally {

@@ -27,7 +27,7 @@ export function Banners({ review }: { review: Review }) {
   if (material?.state === 'invalid-json' || material?.state === 'invalid-schema') {
     banners.push({ tone: 'error', text: 'material.json is damaged; run `npx involut rounds` to capture the round again.' });
   }
-  if (freshness && !freshness.fresh && material?.state === 'ok') {
+  if (freshness?.fresh === false && material?.state === 'ok') {
     banners.push({ tone: 'info', text: 'The working tree has moved since this round was captured. Run `npx involut rounds` to review the latest state.' });
   }
   if (!review.live && !review.connection && review.material) {

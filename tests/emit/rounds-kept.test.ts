@@ -32,11 +32,11 @@ describe('every emission is a round, kept in .review/rounds/<n>/material.json', 
     // Byte for byte what material.json was when each round was emitted.
     expect([1, 2, 3].map((n) => kept(repo, n))).toEqual(written);
     expect(roundFolders(repo)).toEqual(['1', '2', '3']);
-    // Nothing but the material in a round's folder: the temporary copy is gone.
-    expect(readdirSync(repo.path('.review/rounds/2'))).toEqual(['material.json']);
+    // The material and what the round compared, nothing else: the temporary copy is gone.
+    expect(readdirSync(repo.path('.review/rounds/2')).sort()).toEqual(['material.json', 'round.json']);
   });
 
-  it('skips a round number whose folder exists, leaving what is in it untouched', async () => {
+  it('skips a round number whose material is kept, and clears a folder left without one', async () => {
     const repo = startedRepo();
     await emit(repo.dir);
     mkdirSync(repo.path('.review/rounds/2'));
@@ -47,7 +47,8 @@ describe('every emission is a round, kept in .review/rounds/<n>/material.json', 
     const { summary } = await emit(repo.dir);
     expect(summary.round).toBe(5);
     expect(readFileSync(repo.path('.review/rounds/4/material.json'), 'utf8')).toBe('left by someone else\n');
-    expect(readdirSync(repo.path('.review/rounds/2'))).toEqual([]);
+    // A folder without material is what a stopped round leaves: the next round clears it.
+    expect(roundFolders(repo)).toEqual(['1', '4', '5', 'notes']);
     expect(Material.parse(JSON.parse(kept(repo, 5))).source.round).toBe(5);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SectionSplitter } from '../../server/git/patch-stream';
+import { SectionSplitter } from '../../server/git/diff';
 
 /** A patch stream of `n` files, some long enough to span many chunks. */
 function patchStream(n: number): { stream: Buffer; sections: string[] } {
@@ -21,10 +21,10 @@ describe('SectionSplitter', () => {
       const out: string[] = [];
       for (let at = 0; at < stream.length; ) {
         const size = 1 + Math.floor(random() * largest);
-        out.push(...splitter.push(stream.subarray(at, at + size)).map((pieces) => Buffer.concat(pieces).toString()));
+        out.push(...splitter.push(stream.subarray(at, at + size)).map((section) => section.toString()));
         at += size;
       }
-      out.push(...splitter.end().map((pieces) => Buffer.concat(pieces).toString()));
+      out.push(...splitter.end().map((section) => section.toString()));
       expect(out, `chunks of up to ${largest} bytes`).toEqual(sections);
     }
   });
