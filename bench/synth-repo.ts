@@ -264,6 +264,9 @@ export function synthRepo(root: string, log: (line: string) => void): SynthRepo 
  */
 export function resetRepo(repo: SynthRepo, env: NodeJS.ProcessEnv, keepObjects = false): void {
   rmSync(path.join(repo.dir, '.review'), { recursive: true, force: true });
+  for (const name of readdirSync(path.join(repo.dir, '.git'))) {
+    if (/^involut-(captured|index)\./.test(name)) rmSync(path.join(repo.dir, '.git', name), { force: true });
+  }
   const run = (args: string[]) => execFileSync('git', args, { cwd: repo.dir, env, encoding: 'utf8' });
   for (const ref of run(['for-each-ref', '--format=%(refname)', 'refs/involut/']).split('\n').filter(Boolean)) {
     run(['update-ref', '-d', ref]);

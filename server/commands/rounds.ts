@@ -34,10 +34,11 @@ export async function rounds(flags: RoundsFlags, out: Output): Promise<void> {
     ]);
     return;
   }
+  // The viewer URL of a server already running for this repository, so the agent can hand it on.
+  const running = findRunningServer(repo.root).catch(() => null);
   const summary = await emitRound(repo, { ref: flags.base, sinceLast: flags.sinceLast }, { onWait });
   for (const warning of summary.warnings) out.warn(warning);
-  // The viewer URL of a server already running for this repository, so the agent can hand it on.
-  const viewer = (await findRunningServer(repo.root))?.url;
+  const viewer = (await running)?.url;
   out.result({ ...jsonRound(summary), ...(viewer ? { viewer } : {}) }, () => [
     ...describeRound(summary, repo.root),
     ...(viewer ? [`  viewer    ${viewer}`] : []),

@@ -22,6 +22,7 @@ import {
   lastFinishedRound,
   lockRounds,
   nextRoundNumber,
+  roundRefNumbers,
   readBegin,
   releaseRound,
   removeUnfinished,
@@ -63,10 +64,12 @@ export interface EmitHooks {
 export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHooks = {}): Promise<RoundSummary> {
   const review = reviewDir(repo.root);
   await assertWritable(review);
-  // Checked before anything is written: a base that cannot be resolved leaves everything as it was.
-  const withheld = await loadPrivacy(repo.root);
+  // What git is asked here only reads; a base that cannot be resolved leaves everything as it was.
   const choose = async () => resolveBase(repo, options, await readBegin(review), await lastFinishedRound(review));
-  let base = await choose();
+  const inCapture = reviewInCapture(repo);
+  const pinned = roundRefNumbers(repo);
+  for (const early of [inCapture, pinned]) early.catch(() => {}); // awaited below
+  let [withheld, base] = await Promise.all([loadPrivacy(repo.root), choose()]);
   let waited = false;
   const unlock = await openReview(repo, review, (pid) => {
     waited = true;
@@ -75,13 +78,16 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
   try {
     // A round that ran meanwhile may be the one to compare with now.
     if (waited) base = await choose();
-    const [inCapture] = await Promise.all([reviewInCapture(repo), removeUnfinished(repo, review)]);
-    const tree = await captureTree(repo, { reviewAdded: inCapture.added, keepIndex: true });
-    const record: RoundRecord = { round: await nextRoundNumber(repo, review), tree, head: repo.head, base: base.oid, at: localIsoTime() };
+    const commits = commitsByPath(repo, base.commit);
+    commits.catch(() => {}); // awaited once the change list is known
+    await removeUnfinished(repo, review);
+    const { added, tracked } = await inCapture;
+    const tree = await captureTree(repo, { reviewAdded: added, keepIndex: true });
+    const record: RoundRecord = { round: await nextRoundNumber(review, await pinned), tree, head: repo.head, base: base.oid, at: localIsoTime() };
     while (!(await claimRound(repo, review, record))) record.round++;
     try {
-      const warnings = inCapture.tracked ? [TRACKED_WARNING] : [];
-      return await writeMaterial(repo, review, { base, tree, round: record.round, warnings, withheld });
+      const warnings = tracked ? [TRACKED_WARNING] : [];
+      return await writeMaterial(repo, review, { base, tree, round: record.round, warnings, withheld, commits });
     } catch (error) {
       await releaseRound(repo, review, record);
       throw error;
@@ -117,6 +123,8 @@ interface RoundFacts {
   round: number;
   warnings: string[];
   withheld: PrivacyCheck;
+  /** The round's commits by path, being looked up. */
+  commits: Promise<Map<string, Commit[]>>;
 }
 
 /**
@@ -124,7 +132,7 @@ interface RoundFacts {
  * name, then links it into place as material.json; the before copy of each binary goes
  * to blobs/. One file's patch at a time is held in memory.
  */
-async function writeMaterial(repo: Repo, review: ReviewDir, { base, tree, round, warnings, withheld }: RoundFacts): Promise<RoundSummary> {
+async function writeMaterial(repo: Repo, review: ReviewDir, { base, tree, round, warnings, withheld, commits }: RoundFacts): Promise<RoundSummary> {
   await mkdir(review.blobs, { recursive: true });
   const summary: RoundSummary = {
     round,
@@ -145,8 +153,6 @@ async function writeMaterial(repo: Repo, review: ReviewDir, { base, tree, round,
   const temporary = `${kept}.${process.pid}.tmp`;
   const out = createWriteStream(temporary);
   const reader = new BlobReader(repo);
-  const commits = commitsByPath(repo, base.commit);
-  commits.catch(() => {}); // awaited once the change list is known; this keeps an early failure handled
   let changes: RawChange[] = [];
   try {
     await write(out, materialHead(repo, base, tree, round));

@@ -141,19 +141,22 @@ export async function removeUnfinished(repo: Repo, review: ReviewDir): Promise<v
   await Promise.all(leftovers.map((name) => rm(path.join(review.dir, name), { force: true })));
 }
 
+/** The numbers of the pinned round refs (`refs/involut/rounds/<n>`), every worktree's. */
+export async function roundRefNumbers(repo: Repo): Promise<number[]> {
+  const refs = await repo.git.run(['for-each-ref', '--format=%(refname)', 'refs/involut/rounds/']);
+  return refs
+    .split('\n')
+    .map((ref) => Number(ref.slice('refs/involut/rounds/'.length)))
+    .filter((n) => Number.isInteger(n) && n > 0);
+}
+
 /**
  * The next round number: one past every round folder and every pinned round ref, so a
  * pinned tree is never moved (worktrees of one repository share refs) and a kept round
  * is never written over.
  */
-export async function nextRoundNumber(repo: Repo, review: ReviewDir): Promise<number> {
-  const [refs, kept] = await Promise.all([repo.git.run(['for-each-ref', '--format=%(refname)', 'refs/involut/rounds/']), roundFolders(review)]);
-  let highest = Math.max(0, ...kept);
-  for (const ref of refs.split('\n')) {
-    const n = Number(ref.slice('refs/involut/rounds/'.length));
-    if (Number.isInteger(n) && n > highest) highest = n;
-  }
-  return highest + 1;
+export async function nextRoundNumber(review: ReviewDir, pinned: number[]): Promise<number> {
+  return Math.max(0, ...(await roundFolders(review)), ...pinned) + 1;
 }
 
 /**
