@@ -67,8 +67,7 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
   // What git is asked here only reads; a base that cannot be resolved leaves everything as it was.
   const choose = async () => resolveBase(repo, options, await readBegin(review), await lastFinishedRound(review));
   const inCapture = reviewInCapture(repo);
-  const pinned = roundRefNumbers(repo);
-  for (const early of [inCapture, pinned]) early.catch(() => {}); // awaited below
+  inCapture.catch(() => {}); // awaited below
   let [withheld, base] = await Promise.all([loadPrivacy(repo.root), choose()]);
   let waited = false;
   const unlock = await openReview(repo, review, (pid) => {
@@ -81,6 +80,8 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
     const commits = commitsByPath(repo, base.commit);
     commits.catch(() => {}); // awaited once the change list is known
     await removeUnfinished(repo, review);
+    const pinned = roundRefNumbers(repo);
+    pinned.catch(() => {}); // awaited once the tree is captured
     const { added, tracked } = await inCapture;
     const tree = await captureTree(repo, { reviewAdded: added, keepIndex: true });
     const record: RoundRecord = { round: await nextRoundNumber(review, await pinned), tree, head: repo.head, base: base.oid, at: localIsoTime() };
