@@ -92,7 +92,9 @@ export class Git {
 
   /** Starts git with stdin and stdout as streams, for output too big to buffer. */
   spawn(args: string[], env: GitEnv = {}): ChildProcessByStdio<Writable, Readable, Readable> {
-    return spawn('git', gitArgs(args), { cwd: this.cwd, env: minimalEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', gitArgs(args), { cwd: this.cwd, env: minimalEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdin.on('error', () => {}); // git may exit without reading it all; its exit code tells
+    return child;
   }
 }
 

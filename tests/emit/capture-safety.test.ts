@@ -47,6 +47,7 @@ describe('a round either pins a complete tree or fails', () => {
           expect(treeIsWhole(repo, tree), `round ${i}: tree ${tree}`).toBe(true);
           outcomes.push('whole');
         } else {
+          expect(run.stdout, `round ${i}: exit ${run.code}, stderr ${run.stderr}`).not.toBe('');
           messages.push(JSON.parse(run.stdout).error.message as string);
           outcomes.push('refused');
         }
