@@ -1,7 +1,8 @@
-import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { copyFile, link, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { MaterialEntry, Source, Status } from '../../schemas/material';
 import { generatedAttribute } from '../git/attributes';
 import { captureTree } from '../git/capture';
@@ -133,6 +134,8 @@ interface RoundFacts {
  * name, then links it into place as material.json; the before copy of each binary goes
  * to blobs/. One file's patch at a time is held in memory.
  */
+const BATCH = 1 << 20;
+
 async function writeMaterial(repo: Repo, review: ReviewDir, { base, tree, round, warnings, withheld, commits }: RoundFacts): Promise<RoundSummary> {
   await mkdir(review.blobs, { recursive: true });
   const summary: RoundSummary = {
@@ -152,11 +155,11 @@ async function writeMaterial(repo: Repo, review: ReviewDir, { base, tree, round,
   };
   const kept = keptMaterial(review, round);
   const temporary = `${kept}.${process.pid}.tmp`;
-  const out = createWriteStream(temporary);
   const reader = new BlobReader(repo);
   let changes: RawChange[] = [];
-  try {
-    await write(out, materialHead(repo, base, tree, round));
+  // Entries go out in batches of about a mebibyte: thousands of small writes cost more than the bytes.
+  async function* text(): AsyncGenerator<string> {
+    let batch = materialHead(repo, base, tree, round);
     let facts: EntryFacts | null = null;
     const lookUp = async (listed: RawChange[]) => {
       changes = listed;
@@ -165,24 +168,28 @@ async function writeMaterial(repo: Repo, review: ReviewDir, { base, tree, round,
     const blobs = { reader, dir: review.blobs, shortBase: base.oid.slice(0, 7), taken: new Set<string>() };
     for await (const file of diffTrees(repo, base.oid, tree, lookUp)) {
       const entry = await buildEntry(file, facts!, blobs);
-      await write(out, `${summary.files === 0 ? '' : ','}\n${indent(JSON.stringify(entry, null, 2))}`);
+      const json = `${summary.files === 0 ? '' : ','}\n${entryText(entry)}`;
       count(summary, entry);
+      if (batch.length + json.length < BATCH) {
+        batch += json;
+        continue;
+      }
+      yield batch;
+      batch = json;
     }
-    await write(out, summary.files === 0 ? ']\n}\n' : '\n  ]\n}\n');
-    await Promise.all([reader.close(), new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())))]);
+    yield batch + (summary.files === 0 ? ']\n}\n' : '\n  ]\n}\n');
+  }
+  try {
+    await pipeline(Readable.from(text(), { objectMode: false, highWaterMark: 1 }), createWriteStream(temporary));
+    await reader.close();
     await verifyStored(repo, tree, changes);
     await rename(temporary, kept);
     await publish(kept, review.material);
   } catch (error) {
-    out.destroy();
     await Promise.all([reader.close().catch(() => {}), rm(temporary, { force: true })]);
     throw error;
   }
   return summary;
-}
-
-async function write(out: WriteStream, text: string): Promise<void> {
-  if (!out.write(text)) await Promise.race([once(out, 'drain'), once(out, 'error').then(([error]) => Promise.reject(error))]);
 }
 
 /**
@@ -231,9 +238,16 @@ function materialHead(repo: Repo, base: Base, tree: string, round: number): stri
   return head.slice(0, head.lastIndexOf('[]') + 1);
 }
 
-/** An entry's JSON as it sits in the material's array: JSON.stringify leaves only its own line breaks raw. */
-function indent(json: string): string {
-  return `    ${json.replaceAll('\n', '\n    ')}`;
+/**
+ * An entry's JSON as it sits in the material's array, indented by four spaces. A long diff's
+ * JSON is put in after the indenting (JSON.stringify leaves only its own line breaks raw, and
+ * none in a string), so its megabytes are not scanned and copied once more.
+ */
+function entryText(entry: MaterialEntry): string {
+  const indent = (json: string) => `    ${json.replaceAll('\n', '\n    ')}`;
+  if (typeof entry.diff !== 'string' || entry.diff.length < 65_536) return indent(JSON.stringify(entry, null, 2));
+  const [before, after] = indent(JSON.stringify({ ...entry, diff: 0 }, null, 2)).split('"diff": 0');
+  return `${before}"diff": ${JSON.stringify(entry.diff)}${after}`;
 }
 
 function count(summary: RoundSummary, entry: MaterialEntry): void {
