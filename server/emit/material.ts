@@ -156,13 +156,15 @@ async function writeMaterial(repo: Repo, review: ReviewDir, { base, tree, round,
   const kept = keptMaterial(review, round);
   const temporary = `${kept}.${process.pid}.tmp`;
   const reader = new BlobReader(repo);
-  let changes: RawChange[] = [];
+  // The round's objects are checked as soon as git lists what changed, while the entries are written.
+  let verified: Promise<void> = Promise.resolve();
   // Entries go out in batches of about a mebibyte: thousands of small writes cost more than the bytes.
   async function* text(): AsyncGenerator<string> {
     let batch = materialHead(repo, base, tree, round);
     let facts: EntryFacts | null = null;
     const lookUp = async (listed: RawChange[]) => {
-      changes = listed;
+      verified = verifyStored(repo, tree, listed);
+      verified.catch(() => {}); // awaited once the material is written
       facts = await lookUpFacts(repo, listed, await commits, withheld);
     };
     const blobs = { reader, dir: review.blobs, shortBase: base.oid.slice(0, 7), taken: new Set<string>() };
@@ -181,8 +183,7 @@ async function writeMaterial(repo: Repo, review: ReviewDir, { base, tree, round,
   }
   try {
     await pipeline(Readable.from(text(), { objectMode: false, highWaterMark: 1 }), createWriteStream(temporary));
-    await reader.close();
-    await verifyStored(repo, tree, changes);
+    await Promise.all([reader.close(), verified]);
     await rename(temporary, kept);
     await publish(kept, review.material);
   } catch (error) {
