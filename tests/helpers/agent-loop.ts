@@ -1,14 +1,15 @@
 /**
  * The review loop end to end: a scripted agent working in a real git repository through
- * the built CLI, the real server, and Debian's headless Chromium. The agent writes files
+ * the built CLI, the real server, and headless Chromium. The agent writes files
  * the way an agent does (a temporary file, then a rename) and never writes notes.json.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM, CLI, LAUNCH_ARGS, SCREENSHOTS } from './browser';
+import type { Browser, Page } from 'playwright-core';
+import { CLI, SCREENSHOTS } from './browser';
+import { launchBrowser } from './find-browser';
 import { startLive } from './server';
 
 
@@ -102,7 +103,7 @@ export async function openViewer(agent: Agent): Promise<Viewer> {
     await server.stop();
   };
   try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+    browser = await launchBrowser();
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     page.setDefaultTimeout(10_000);
     const errors: string[] = [];

@@ -1,0 +1,14 @@
+/**
+ * vitest's global setup: finds the browser once before the test files start, so the
+ * packaged one is unpacked by one process instead of by every browser test file at once.
+ * Finding none is left to the browser tests, which fail with the reason; the others run.
+ */
+import { findBrowser } from './find-browser';
+
+export default function setup(): void {
+  try {
+    findBrowser();
+  } catch {
+    // Reported by each browser test that needs one.
+  }
+}
