@@ -36,19 +36,19 @@ function childEnv(): NodeJS.ProcessEnv {
 export interface Agent {
   dir: string;
   /** `involut rounds --begin`. */
-  begin(): void;
+  begin: () => void;
   /** `involut rounds`. */
-  rounds(): void;
+  rounds: () => void;
   /** Writes a file of the working tree through a temporary name and a rename. */
-  write(file: string, content: string): void;
-  remove(file: string): void;
-  read(file: string): string;
+  write: (file: string, content: string) => void;
+  remove: (file: string) => void;
+  read: (file: string) => string;
   /** Writes `.review/cards.json` the same way. */
-  writeCards(cards: unknown): void;
+  writeCards: (cards: unknown) => void;
   /** `.review/notes.json` as the agent reads it; null while there is none. */
-  notes(): { notes: Record<string, { text: string; title: string; refs: string[]; quote?: string; kind?: string; at: string }> } | null;
+  notes: () => { notes: Record<string, { text: string; title: string; refs: string[]; quote?: string; kind?: string; at: string }> } | null;
   /** `.review/material.json`, parsed. */
-  material(): { source: { round: number }; material: Array<{ ref: string; diff: string | null }> };
+  material: () => { source: { round: number }; material: Array<{ ref: string; diff: string | null }> };
 }
 
 /** A repository with `files` committed, and the agent that will work in it. */
@@ -88,8 +88,8 @@ export interface Viewer {
   page: Page;
   /** Uncaught errors of the page. */
   errors: string[];
-  screenshot(name: string): Promise<void>;
-  close(): Promise<void>;
+  screenshot: (name: string) => Promise<void>;
+  close: () => Promise<void>;
 }
 
 /** `involut serve` on any free port for the agent's repository, and a headless Chromium page on its URL. */

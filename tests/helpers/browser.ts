@@ -36,20 +36,20 @@ interface Recipe {
 
 export interface FixtureRepo {
   dir: string;
-  git(...args: string[]): string;
+  git: (...args: string[]) => string;
   /** Writes a file of the working tree, creating its folders. */
-  write(file: string, content: string): void;
-  read(file: string): string;
+  write: (file: string, content: string) => void;
+  read: (file: string) => string;
   /** Absolute path of a file in `.review/`. */
-  review(file: string): string;
+  review: (file: string) => string;
   /** `involut rounds` (the real emitter, built CLI). */
-  rounds(): void;
+  rounds: () => void;
   /** Writes `.review/cards.json` as an agent should: a temporary file, then a rename. */
-  writeCards(content: unknown): void;
+  writeCards: (content: unknown) => void;
   /** `.review/material.json`, parsed. */
-  material(): { material: Array<{ ref: string; status: string; diff: string | null; hash: string; from?: string }> };
+  material: () => { material: Array<{ ref: string; status: string; diff: string | null; hash: string; from?: string }> };
   /** `.review/notes.json`, parsed; null while it does not exist. */
-  notes(): { notes: Record<string, { text: string; title: string; refs: string[]; quote?: string; at: string }> } | null;
+  notes: () => { notes: Record<string, { text: string; title: string; refs: string[]; quote?: string; at: string }> } | null;
 }
 
 export interface Scenario {
@@ -65,9 +65,9 @@ export interface Scenario {
    * Saves `tests/e2e/screenshots/<name>.png`: what the reader sees in the window, or the
    * whole page from the top (sticky bars are drawn where the scroll left them otherwise).
    */
-  screenshot(name: string, options?: { fullPage?: boolean }): Promise<void>;
+  screenshot: (name: string, options?: { fullPage?: boolean }) => Promise<void>;
   /** Reloads and waits for the viewer to show the round again. */
-  reload(): Promise<void>;
+  reload: () => Promise<void>;
 }
 
 export interface OpenOptions {
