@@ -16,7 +16,14 @@ import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
 /** The variable naming a Chromium or Chrome executable; it wins over every other place. */
 export const BROWSER_VARIABLE = 'INVOLUT_CHROMIUM';
 
-export const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 const PROJECT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -82,7 +89,10 @@ export function findBrowser(search: Partial<BrowserSearch> = {}): FoundBrowser {
   const { env, platform, home, executable, packaged } = { ...defaults, ...search };
   const named = env[BROWSER_VARIABLE];
   if (named) {
-    if (!executable(named)) throw new Error(`${BROWSER_VARIABLE} is ${named}, which is not an executable file: point it at a Chromium or Chrome executable, or unset it.`);
+    if (!executable(named))
+      throw new Error(
+        `${BROWSER_VARIABLE} is ${named}, which is not an executable file: point it at a Chromium or Chrome executable, or unset it.`,
+      );
     return { executablePath: named, source: 'variable', env: {} };
   }
   const system = SYSTEM_BROWSERS[platform] ?? [];
@@ -126,7 +136,9 @@ export function packagedChromium(): FoundBrowser | null {
   const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
   const dir = path.join(PROJECT, 'node_modules', '.cache', 'involut', `chromium-${version}`);
   if (!existsSync(path.join(dir, 'chromium'))) unpack(bin, dir);
-  const env: Record<string, string> = { LD_LIBRARY_PATH: [path.join(dir, 'lib'), process.env.LD_LIBRARY_PATH].filter(Boolean).join(':') };
+  const env: Record<string, string> = {
+    LD_LIBRARY_PATH: [path.join(dir, 'lib'), process.env.LD_LIBRARY_PATH].filter(Boolean).join(':'),
+  };
   // A machine with no fontconfig setup of its own gets the package's font.
   if (!existsSync('/etc/fonts/fonts.conf')) env.FONTCONFIG_FILE = path.join(dir, 'fonts.conf');
   return { executablePath: path.join(dir, 'chromium'), source: 'packaged', env };
@@ -143,12 +155,18 @@ function unpack(bin: string, dir: string): void {
   const temp = `${dir}.${process.pid}.tmp`;
   rmSync(temp, { recursive: true, force: true });
   mkdirSync(path.join(temp, 'lib'), { recursive: true });
-  writeFileSync(path.join(temp, 'chromium'), brotliDecompressSync(readFileSync(path.join(bin, 'chromium.br'))), { mode: 0o755 });
-  const untar = (file: string, into: string) => execFileSync('tar', ['-x', '-C', into], { input: brotliDecompressSync(readFileSync(path.join(bin, file))) });
+  writeFileSync(path.join(temp, 'chromium'), brotliDecompressSync(readFileSync(path.join(bin, 'chromium.br'))), {
+    mode: 0o755,
+  });
+  const untar = (file: string, into: string) =>
+    execFileSync('tar', ['-x', '-C', into], { input: brotliDecompressSync(readFileSync(path.join(bin, file))) });
   untar('swiftshader.tar.br', temp); // libGLESv2.so and friends, beside the binary where it looks for them
   untar('al2023.tar.br', temp); // lib/: libnss3 and the rest
   untar('fonts.tar.br', temp); // fonts/ (and a fonts.conf naming the package's own folders, replaced below)
-  writeFileSync(path.join(temp, 'fonts.conf'), `<?xml version="1.0"?>\n<fontconfig><dir>${path.join(dir, 'fonts')}</dir><cachedir>${path.join(dir, 'fonts-cache')}</cachedir></fontconfig>\n`);
+  writeFileSync(
+    path.join(temp, 'fonts.conf'),
+    `<?xml version="1.0"?>\n<fontconfig><dir>${path.join(dir, 'fonts')}</dir><cachedir>${path.join(dir, 'fonts-cache')}</cachedir></fontconfig>\n`,
+  );
   try {
     renameSync(temp, dir);
   } catch (error) {
