@@ -52,7 +52,7 @@ for (const [part, fn] of [['rounds', run], ['viewer', runViewer]] as const) {
     await fn();
   } catch (error) {
     // A part that broke is reported and the other still runs; figures never fail the bench, a broken part does.
-    process.stdout.write(`\nERROR: the ${part} part of the bench broke: ${(error as Error).stack ?? error}\n`);
+    process.stdout.write(`\nERROR: the ${part} part of the bench broke: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 1;
   }
 }

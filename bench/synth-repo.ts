@@ -155,8 +155,8 @@ function image(i: number, changed: boolean): Buffer {
         b = rand() * 255;
       }
       if (changed) {
-        if (y >= band.y0 && y < band.y0 + band.h) [r, g, b] = [255 - r, g, (b + 90) % 255];
-        else [r, g, b] = [g, r, b];
+        if (y >= band.y0 && y < band.y0 + band.h) [r, b] = [255 - r, (b + 90) % 255];
+        else [r, g] = [g, r];
       }
       const at = (y * side + x) * 3;
       rgb[at] = r;

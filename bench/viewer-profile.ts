@@ -13,18 +13,17 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { launchOptions } from '../tests/helpers/find-browser';
 import { chromium } from 'playwright-core';
 import { loadavg } from './measure';
 import { resetRepo, synthRepo } from './synth-repo';
 import {
   BENCH_ROOT,
   benchCards,
-  CHROMIUM,
   CLI,
   FIRST_FILE_DRAWN,
   fileRowsOnScreen,
   LARGE_REF,
-  LAUNCH_ARGS,
   newPage,
   ROWS_ON_SCREEN,
   sectionOf,
@@ -59,14 +58,14 @@ for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT
 const cli = CLI;
 resetRepo(repo, env);
 execFileSync(process.execPath, [cli, 'rounds', '--base', repo.base, '--quiet'], { cwd: repo.dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
-const material = JSON.parse(readFileSync(path.join(repo.dir, '.review', 'material.json'), 'utf8'));
+const material = JSON.parse(readFileSync(path.join(repo.dir, '.review', 'material.json'), 'utf8')) as { material: Array<{ ref: string; diff: string | null; binary: boolean }> };
 const cardsFile = path.join(repo.dir, '.review', 'cards.json');
 if (scenario === 'cards') writeFileSync(cardsFile, JSON.stringify(benchCards(material)));
-const refs = treeOrderOf(material.material.map((e: { ref: string }) => e.ref));
+const refs = treeOrderOf(material.material.map((e) => e.ref));
 
 const home = mkdtempSync(path.join(os.tmpdir(), 'involut-profile-home-'));
 const server = await serve(repo.dir, home);
-const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+const browser = await chromium.launch(launchOptions());
 try {
   const { page, close } = await newPage(browser);
   const cdp = await page.context().newCDPSession(page);

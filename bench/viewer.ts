@@ -37,9 +37,8 @@ import path from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { loadavg, median, processes } from './measure';
 import { resetRepo, type SynthRepo } from './synth-repo';
+import { findBrowser, launchOptions } from '../tests/helpers/find-browser';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 export const VIEWPORT = { width: 1280, height: 900 };
 export const LARGE_REF = 'data/large-table.ts';
 
@@ -456,7 +455,7 @@ async function rawRun(browser: Browser, url: string, material: { refs: string[] 
 export async function benchViewer(repo: SynthRepo, runs: number): Promise<ViewerResult> {
   const cli = CLI;
   const webIndex = path.resolve(path.dirname(cli), '..', 'web', 'index.html');
-  for (const file of [cli, webIndex, CHROMIUM]) if (!existsSync(file)) throw new Error(`${file} is missing (npm run bench builds the CLI and viewer first)`);
+  for (const file of [cli, webIndex]) if (!existsSync(file)) throw new Error(`${file} is missing (npm run bench builds the CLI and viewer first)`);
   const loadBefore = loadavg();
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
@@ -475,7 +474,7 @@ export async function benchViewer(repo: SynthRepo, runs: number): Promise<Viewer
   const home = mkdtempSync(path.join(os.tmpdir(), 'involut-bench-home-'));
   mkdirSync(path.join(home, 'state'), { recursive: true });
   const server = await serve(repo.dir, home);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+  const browser = await chromium.launch(launchOptions());
   const results: ViewerRun[] = [];
   try {
     // One unmeasured visit first, so the first run does not pay for a cold disk cache or a cold server.
@@ -589,7 +588,7 @@ export function treeOrderOf(refs: string[]): string[] {
 
 function browserVersion(): string {
   try {
-    return execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync(findBrowser().executablePath, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
     return 'unknown';
   }

@@ -16,8 +16,10 @@ export function jsonErrorOffset(text: string): number | null {
   }
 }
 
-class SyntaxAt {
-  constructor(readonly offset: number) {}
+class SyntaxAt extends Error {
+  constructor(readonly offset: number) {
+    super(`JSON syntax error at ${offset}`);
+  }
 }
 
 class Scanner {

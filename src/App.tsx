@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Card } from '../schemas/cards';
 import type { Material } from '../schemas/material';
 import { Api, sessionToken } from './api/client';
@@ -97,24 +97,17 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
     }
   }, [hasCards, selected, ordered, coverage.unclaimed.length]);
 
-  const context: CardContext = {
-    entries: byRef,
-    api,
-    notes,
-    format,
-    isViewed,
-    setViewed,
-    titleOf: (id) => cards.find((c) => c.id === id)?.title,
-    onSelect: (id) => {
-      setMode('cards');
-      setSelected(id);
-      window.scrollTo({ top: 0 });
-    },
-  };
+  const titleOf = useCallback((id: string) => cards.find((c) => c.id === id)?.title, [cards]);
+  const onSelect = useCallback((id: string) => {
+    setMode('cards');
+    setSelected(id);
+    window.scrollTo({ top: 0 });
+  }, []);
+  const context: CardContext = { entries: byRef, api, notes, format, isViewed, setViewed, titleOf, onSelect };
 
   // One value per change of notes, cards or round, so note boxes re-render only then.
   const threadMap = useMemo(() => noteThreads(notes.notes, cards, material.generated), [notes.notes, cards, material.generated]);
-  const threads = useMemo<Threads>(() => ({ threads: threadMap, titleOf: context.titleOf, onSelect: context.onSelect }), [threadMap]);
+  const threads = useMemo<Threads>(() => ({ threads: threadMap, titleOf, onSelect }), [threadMap, titleOf, onSelect]);
 
   useKeyboard({
     nextCard: (step) => {

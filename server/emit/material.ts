@@ -69,7 +69,8 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
   const choose = async () => resolveBase(repo, options, await readBegin(review), await lastFinishedRound(review));
   const inCapture = reviewInCapture(repo);
   inCapture.catch(() => {}); // awaited below
-  let [withheld, base] = await Promise.all([loadPrivacy(repo.root), choose()]);
+  const [withheld, chosen] = await Promise.all([loadPrivacy(repo.root), choose()]);
+  let base = chosen;
   let waited = false;
   const unlock = await openReview(repo, review, (pid) => {
     waited = true;

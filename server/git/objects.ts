@@ -123,7 +123,7 @@ class ByteReader {
   }
 
   private async fill(): Promise<void> {
-    const { value, done } = await this.iterator.next();
+    const { value, done } = (await this.iterator.next()) as IteratorResult<Buffer, undefined>;
     if (done) throw new Error('git cat-file ended early');
     this.buffer = this.buffer.length ? Buffer.concat([this.buffer, value]) : value;
   }

@@ -1,4 +1,4 @@
-import type { CardsState, ChangedEvent, Freshness, MaterialState, NotePut, NotePutResult, NotesState, SinceLast } from '../../schemas/api';
+import type { ApiError, CardsState, ChangedEvent, Freshness, MaterialState, NotePut, NotePutResult, NotesState, SinceLast } from '../../schemas/api';
 
 /** The session token the server put in the URL fragment (`#token=…`); kept for this tab's reloads. */
 export function sessionToken(): string {
@@ -33,9 +33,10 @@ export class Api {
 
   private async json<T>(path: string, init: RequestInit = {}): Promise<T> {
     const response = await fetch(path, { ...init, headers: this.headers(init.headers as Record<string, string>) });
-    const body = await response.json().catch(() => null);
+    const body: unknown = await response.json().catch(() => null);
     if (!response.ok) {
-      const message = body?.error?.message ?? `The server answered ${response.status} ${response.statusText}.`;
+      // The server's refusals are ApiError bodies; a proxy or a crash may answer anything.
+      const message = (body as Partial<ApiError> | null)?.error?.message ?? `The server answered ${response.status} ${response.statusText}.`;
       throw new ApiFailure(response.status, message);
     }
     return body as T;

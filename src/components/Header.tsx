@@ -75,7 +75,7 @@ function CopyPrompt({ notes, count, context }: { notes: Record<string, Note>; co
   };
   return (
     <span className="inv-copy">
-      <button type="button" onClick={copy} disabled={count === 0} title="The instruction for the agent, with your notes as Markdown">
+      <button type="button" onClick={() => void copy()} disabled={count === 0} title="The instruction for the agent, with your notes as Markdown">
         Copy {count} {count === 1 ? 'note' : 'notes'} as prompt
       </button>
       {copied && (

@@ -79,11 +79,12 @@ export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => v
       },
     );
     // The working state may move while the page is open: ask again when the reader comes back.
-    const onFocus = () =>
+    const onFocus = () => {
       api.freshness().then(
         (freshness) => setReview((r) => ({ ...r, freshness })),
         () => {},
       );
+    };
     window.addEventListener('focus', onFocus);
     return () => {
       stop();

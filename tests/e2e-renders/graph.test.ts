@@ -1,6 +1,6 @@
 /**
  * The graph render as a reader meets it: the built CLI serves a real git repository
- * made from fixtures/render-graph (plus the generated 340-node graph), and Debian's
+ * made from fixtures/render-graph (plus the generated 340-node graph), and
  * headless Chromium opens the viewer. Screenshots go to tests/e2e-renders/screenshots/.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -8,7 +8,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../helpers/find-browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const PROJECT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -89,11 +90,7 @@ beforeAll(async () => {
   for (const file of [CLI, path.join(PROJECT, 'dist/web/index.html')]) if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first.`);
   mkdirSync(SHOTS, { recursive: true });
   server = await serve(buildRepo());
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchBrowser();
 });
 
 afterAll(async () => {

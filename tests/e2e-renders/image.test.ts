@@ -6,7 +6,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser } from '../helpers/find-browser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, PROJECT_ROOT, cleanup, makeRepo, runCli, type TempRepo } from '../helpers/git-repo';
 
@@ -56,11 +57,7 @@ beforeAll(async () => {
     server.once('exit', (code) => reject(new Error(`the server exited (${code}) before printing its URL: ${err}`)));
   });
   mkdirSync(SCREENSHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchBrowser();
 });
 
 afterEach(async () => {

@@ -1,17 +1,17 @@
 /**
  * The tree, schema and table drawings as a reader sees them: the built CLI serving a
- * real git repository made from `fixtures/render-tree-schema-table`, in Debian's
+ * real git repository made from `fixtures/render-tree-schema-table`, in
  * headless Chromium. Screenshots of each drawing, light and dark, go to ./screenshots.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { launchBrowser } from '../helpers/find-browser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, PROJECT, makeRepo, removeTempDirs, runRounds, startLive, type LiveServer } from '../helpers/server';
 
 const FIXTURE = path.join(PROJECT, 'fixtures/render-tree-schema-table');
 const SCREENSHOTS = path.join(PROJECT, 'tests/e2e-renders/screenshots');
-const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /** Every file under `dir`, by its path relative to `dir`. */
 function filesUnder(dir: string): Record<string, Buffer> {
@@ -37,7 +37,7 @@ beforeAll(async () => {
   runRounds(repo);
   writeFileSync(repo.review('cards.json'), readFileSync(path.join(FIXTURE, 'cards.json')));
   server = await startLive(repo.dir);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: LAUNCH_ARGS });
+  browser = await launchBrowser();
   for (const colorScheme of ['light', 'dark'] as const) {
     const context = await browser.newContext({ colorScheme, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();

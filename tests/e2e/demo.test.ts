@@ -8,11 +8,12 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Cards } from '../../schemas/cards';
 import { Material } from '../../schemas/material';
-import { CHROMIUM, CLI, FIXTURES, LAUNCH_ARGS, SCREENSHOTS, eventually } from '../helpers/browser';
+import { CLI, FIXTURES, SCREENSHOTS, eventually } from '../helpers/browser';
+import { launchBrowser } from '../helpers/find-browser';
 import { startCli, type LiveServer } from '../helpers/server';
 
 const CARDS = Cards.parse(JSON.parse(readFileSync(path.join(FIXTURES, 'demo-repo', 'cards.json'), 'utf8')));
@@ -47,7 +48,7 @@ beforeAll(async () => {
   Object.assign(env, { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), INVOLUT_STATE_DIR: path.join(home, 'state'), GIT_CONFIG_NOSYSTEM: '1', TMPDIR: tmpdir });
   demo = await startCli(['demo', '--no-open', '--port', '0'], env);
   url = demo.url;
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+  browser = await launchBrowser();
 }, 90_000);
 
 afterEach(async () => {

@@ -1,14 +1,15 @@
 /**
  * The review loop end to end: a scripted agent working in a real git repository through
- * the built CLI, the real server, and Debian's headless Chromium. The agent writes files
+ * the built CLI, the real server, and headless Chromium. The agent writes files
  * the way an agent does (a temporary file, then a rename) and never writes notes.json.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM, CLI, LAUNCH_ARGS, SCREENSHOTS } from './browser';
+import type { Browser, Page } from 'playwright-core';
+import { CLI, SCREENSHOTS } from './browser';
+import { launchBrowser } from './find-browser';
 import { startLive } from './server';
 
 
@@ -35,19 +36,19 @@ function childEnv(): NodeJS.ProcessEnv {
 export interface Agent {
   dir: string;
   /** `involut rounds --begin`. */
-  begin(): void;
+  begin: () => void;
   /** `involut rounds`. */
-  rounds(): void;
+  rounds: () => void;
   /** Writes a file of the working tree through a temporary name and a rename. */
-  write(file: string, content: string): void;
-  remove(file: string): void;
-  read(file: string): string;
+  write: (file: string, content: string) => void;
+  remove: (file: string) => void;
+  read: (file: string) => string;
   /** Writes `.review/cards.json` the same way. */
-  writeCards(cards: unknown): void;
+  writeCards: (cards: unknown) => void;
   /** `.review/notes.json` as the agent reads it; null while there is none. */
-  notes(): { notes: Record<string, { text: string; title: string; refs: string[]; quote?: string; kind?: string; at: string }> } | null;
+  notes: () => { notes: Record<string, { text: string; title: string; refs: string[]; quote?: string; kind?: string; at: string }> } | null;
   /** `.review/material.json`, parsed. */
-  material(): { source: { round: number }; material: Array<{ ref: string; diff: string | null }> };
+  material: () => { source: { round: number }; material: Array<{ ref: string; diff: string | null }> };
 }
 
 /** A repository with `files` committed, and the agent that will work in it. */
@@ -87,8 +88,8 @@ export interface Viewer {
   page: Page;
   /** Uncaught errors of the page. */
   errors: string[];
-  screenshot(name: string): Promise<void>;
-  close(): Promise<void>;
+  screenshot: (name: string) => Promise<void>;
+  close: () => Promise<void>;
 }
 
 /** `involut serve` on any free port for the agent's repository, and a headless Chromium page on its URL. */
@@ -102,7 +103,7 @@ export async function openViewer(agent: Agent): Promise<Viewer> {
     await server.stop();
   };
   try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+    browser = await launchBrowser();
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     page.setDefaultTimeout(10_000);
     const errors: string[] = [];

@@ -1,17 +1,18 @@
 /**
  * End-to-end harness: the built viewer served by the real built CLI (`involut serve`)
- * over a real git repository made from a fixture recipe, driven in Debian's headless
- * Chromium through playwright-core. One browser per test file, one repository and one
- * server per scenario, a fresh browser context (fresh localStorage) per scenario.
- * Nothing is mocked.
+ * over a real git repository made from a fixture recipe, driven in headless Chromium
+ * (find-browser.ts says which one) through playwright-core. One browser per test file,
+ * one repository and one server per scenario, a fresh browser context (fresh
+ * localStorage) per scenario. Nothing is mocked.
  */
 import { execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { launchBrowser } from './find-browser';
 import { startLive } from './server';
 
 export const PROJECT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -20,8 +21,6 @@ export const FIXTURES = path.join(PROJECT, 'fixtures');
 export const SCREENSHOTS = path.join(PROJECT, 'tests/e2e/screenshots');
 const WEB_INDEX = path.join(PROJECT, 'dist/web/index.html');
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
 /** A fixture's repository recipe (`fixtures/<name>/recipe.json`). */
 interface Recipe {
@@ -37,20 +36,20 @@ interface Recipe {
 
 export interface FixtureRepo {
   dir: string;
-  git(...args: string[]): string;
+  git: (...args: string[]) => string;
   /** Writes a file of the working tree, creating its folders. */
-  write(file: string, content: string): void;
-  read(file: string): string;
+  write: (file: string, content: string) => void;
+  read: (file: string) => string;
   /** Absolute path of a file in `.review/`. */
-  review(file: string): string;
+  review: (file: string) => string;
   /** `involut rounds` (the real emitter, built CLI). */
-  rounds(): void;
+  rounds: () => void;
   /** Writes `.review/cards.json` as an agent should: a temporary file, then a rename. */
-  writeCards(content: unknown): void;
+  writeCards: (content: unknown) => void;
   /** `.review/material.json`, parsed. */
-  material(): { material: Array<{ ref: string; status: string; diff: string | null; hash: string; from?: string }> };
+  material: () => { material: Array<{ ref: string; status: string; diff: string | null; hash: string; from?: string }> };
   /** `.review/notes.json`, parsed; null while it does not exist. */
-  notes(): { notes: Record<string, { text: string; title: string; refs: string[]; quote?: string; at: string }> } | null;
+  notes: () => { notes: Record<string, { text: string; title: string; refs: string[]; quote?: string; at: string }> } | null;
 }
 
 export interface Scenario {
@@ -66,9 +65,9 @@ export interface Scenario {
    * Saves `tests/e2e/screenshots/<name>.png`: what the reader sees in the window, or the
    * whole page from the top (sticky bars are drawn where the scroll left them otherwise).
    */
-  screenshot(name: string, options?: { fullPage?: boolean }): Promise<void>;
+  screenshot: (name: string, options?: { fullPage?: boolean }) => Promise<void>;
   /** Reloads and waits for the viewer to show the round again. */
-  reload(): Promise<void>;
+  reload: () => Promise<void>;
 }
 
 export interface OpenOptions {
@@ -172,7 +171,7 @@ export function e2e(): { open: (fixture: string, options?: OpenOptions) => Promi
   beforeAll(async () => {
     for (const file of [CLI, WEB_INDEX]) if (!existsSync(file)) throw new Error(`${file} is missing; run \`npm run build\` first.`);
     mkdirSync(SCREENSHOTS, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+    browser = await launchBrowser();
   });
 
   afterEach(async () => {

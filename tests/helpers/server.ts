@@ -106,10 +106,10 @@ export interface LiveServer {
   url: string;
   base: string;
   token: string;
-  stderr(): string;
+  stderr: () => string;
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
-  stop(): Promise<number | null>;
+  stop: () => Promise<number | null>;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,23 @@ const big = { maxBuffer: 64 * 1024 * 1024 };
 
 beforeAll(assertBuilt);
 afterAll(removeTemporaryFolders);
+
+/** The npm packages named by the `import` statements and `import()` calls of the built JavaScript in `dir`. */
+async function importedPackages(dir: string): Promise<Set<string>> {
+  const names = new Set<string>();
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  for (const entry of entries) {
+    if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+    const code = await readFile(path.join(entry.parentPath, entry.name), 'utf8');
+    for (const match of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)"([^"./][^"]*)"/g)) {
+      const specifier = match[1]!;
+      if (specifier.startsWith('node:')) continue;
+      const parts = specifier.split('/');
+      names.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!);
+    }
+  }
+  return names;
+}
 
 describe('the published package', { timeout: 300_000 }, () => {
   it('ships the built CLI and none of the sources', async () => {
@@ -29,6 +46,13 @@ describe('the published package', { timeout: 300_000 }, () => {
       expect(files).toContain(`fixtures/demo-repo/${file}`);
     }
     expect(files.filter((f) => f.startsWith('fixtures/') && !f.startsWith('fixtures/demo-repo/'))).toEqual([]);
+  });
+
+  it('depends on exactly the packages its built CLI imports; bundled ones are not dependencies', async () => {
+    const manifest = JSON.parse(await readFile(path.join(projectRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const imported = await importedPackages(path.join(projectRoot, 'dist', 'server'));
+    expect([...imported].sort()).toEqual(Object.keys(manifest.dependencies).sort());
+    for (const bundled of ['picomatch', 'image-size']) expect(manifest.dependencies).not.toHaveProperty(bundled);
   });
 
   describe('installed from its tarball', () => {

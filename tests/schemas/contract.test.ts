@@ -131,17 +131,17 @@ describe('forward compatible: unknown fields are kept, at every level', () => {
         },
         { agent: 'some-agent' },
       ),
-    ) as Record<string, unknown> & { cards: Array<Record<string, any>> };
+    );
     expect(parsed.agent).toBe('some-agent');
     expect(parsed.cards[0]!.confidence).toBe('high');
-    expect(parsed.cards[0]!.marks[0].colour).toBe('red');
-    expect(parsed.cards[0]!.unsure.weight).toBe(2);
-    expect(parsed.cards[0]!.question.hint).toBe('look at b');
+    expect(parsed.cards[0]!.marks![0]!.colour).toBe('red');
+    expect(parsed.cards[0]!.unsure!.weight).toBe(2);
+    expect(parsed.cards[0]!.question!.hint).toBe('look at b');
   });
 
   it('notes and each note', () => {
     const input = notes();
-    const parsed = Notes.parse({ ...input, viewer: '0.2', notes: { c_1: { ...input.notes.c_1, resolved: false } } }) as Record<string, any>;
+    const parsed = Notes.parse({ ...input, viewer: '0.2', notes: { c_1: { ...input.notes.c_1, resolved: false } } });
     expect(parsed.viewer).toBe('0.2');
     expect(parsed.notes.c_1.resolved).toBe(false);
   });
