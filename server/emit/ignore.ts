@@ -11,11 +11,19 @@ const EXCLUDE_LINE = '/.review/';
  */
 export async function excludeReview(repo: Repo): Promise<void> {
   const current = await readFile(repo.excludeFile, 'utf8').catch(() => '');
-  const lines = current.split(/\r?\n/).map((line) => line.trim());
-  if (lines.some((line) => ['.review', '.review/', '/.review', '/.review/'].includes(line))) return;
+  if (excludes(current)) return;
   await mkdir(path.dirname(repo.excludeFile), { recursive: true });
   const separator = current === '' || current.endsWith('\n') ? '' : '\n';
   await appendFile(repo.excludeFile, `${separator}# Involut's review folder: your full code and notes, never committed\n${EXCLUDE_LINE}\n`);
+}
+
+/** Whether `info/exclude` already keeps `.review/` out of git (every round after a repository's first). */
+export async function reviewExcluded(repo: Repo): Promise<boolean> {
+  return excludes(await readFile(repo.excludeFile, 'utf8').catch(() => ''));
+}
+
+function excludes(text: string): boolean {
+  return text.split(/\r?\n/).some((line) => ['.review', '.review/', '/.review', '/.review/'].includes(line.trim()));
 }
 
 /**

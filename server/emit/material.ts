@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { MaterialEntry, Source, Status } from '../../schemas/material';
 import { generatedAttribute } from '../git/attributes';
-import { captureTree } from '../git/capture';
+import { captureTree, forgetCapturedIndex } from '../git/capture';
 import { diffTrees, ZERO_OID, type RawChange } from '../git/diff';
 import { commitsByPath, type Commit } from '../git/log';
 import { BlobReader, blobSizes } from '../git/objects';
@@ -14,7 +14,7 @@ import { assertWritable, reviewDir, type ReviewDir } from '../review-dir';
 import { resolveBase, type Base, type BaseOptions } from './base';
 import { buildEntry, type EntryFacts } from './entry';
 import { isGenerated } from './generated';
-import { excludeReview, reviewInCapture, TRACKED_WARNING } from './ignore';
+import { excludeReview, reviewExcluded, reviewInCapture, TRACKED_WARNING } from './ignore';
 import { verifyStored } from './integrity';
 import { loadPrivacy, type PrivacyCheck } from './privacy';
 import {
@@ -69,13 +69,25 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
   const choose = async () => resolveBase(repo, options, await readBegin(review), await lastFinishedRound(review));
   const inCapture = reviewInCapture(repo);
   inCapture.catch(() => {}); // awaited below
-  const [withheld, chosen] = await Promise.all([loadPrivacy(repo.root), choose()]);
-  let base = chosen;
+  // Once git ignores .review/ (every round after a repository's first), git add starts at once: it
+  // writes a temporary index and objects no ref names, and the checks below run meanwhile.
+  const early = (await reviewExcluded(repo)) ? captureTree(repo, { reviewAdded: inCapture.then((r) => r.added), keepIndex: true }) : null;
+  early?.catch(() => {}); // awaited below, on every path
+  const dropEarly = () => early?.then((tree) => forgetCapturedIndex(repo, tree), () => {});
+  let withheld: PrivacyCheck;
+  let base: Base;
   let waited = false;
-  const unlock = await openReview(repo, review, (pid) => {
-    waited = true;
-    hooks.onWait?.(pid);
-  });
+  let unlock: () => Promise<void>;
+  try {
+    [withheld, base] = await Promise.all([loadPrivacy(repo.root), choose()]);
+    unlock = await openReview(repo, review, (pid) => {
+      waited = true;
+      hooks.onWait?.(pid);
+    });
+  } catch (error) {
+    await dropEarly();
+    throw error;
+  }
   try {
     // A round that ran meanwhile may be the one to compare with now.
     if (waited) base = await choose();
@@ -85,7 +97,7 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
     const pinned = roundRefNumbers(repo);
     pinned.catch(() => {}); // awaited once the tree is captured
     const { added, tracked } = await inCapture;
-    const tree = await captureTree(repo, { reviewAdded: added, keepIndex: true });
+    const tree = await (early ?? captureTree(repo, { reviewAdded: added, keepIndex: true }));
     const record: RoundRecord = { round: await nextRoundNumber(review, await pinned), tree, head: repo.head, base: base.oid, at: localIsoTime() };
     while (!(await claimRound(repo, review, record))) record.round++;
     try {

@@ -19,8 +19,8 @@ const BULK_ADD = ['core.bigFileThreshold=1', 'pack.compression=0'];
 const STALE_MS = 60 * 60 * 1000;
 
 export interface CaptureOptions {
-  /** Whether `git add --all` would stage files under `.review/` (see `reviewInCapture`); they are taken out again. */
-  reviewAdded: boolean;
+  /** Whether `git add --all` stages files under `.review/` (see `reviewInCapture`); they are taken out again. */
+  reviewAdded: boolean | Promise<boolean>;
   /** Keep the temporary index as the tree's `capturedIndex`, for freshness checks (a round's capture). */
   keepIndex?: boolean;
 }
@@ -34,6 +34,11 @@ export function capturedIndex(repo: Repo, tree: string): string {
   return path.join(path.dirname(repo.scratchIndex), `${CAPTURED}${tree}`);
 }
 const CAPTURED = 'involut-captured.';
+
+/** Removes the index a capture kept, when its round did not happen after all. */
+export async function forgetCapturedIndex(repo: Repo, tree: string): Promise<void> {
+  await rm(capturedIndex(repo, tree), { force: true });
+}
 
 /**
  * Writes the whole working state (indexed, unstaged and untracked non-ignored files,
@@ -50,7 +55,7 @@ export async function captureTree(repo: Repo, { reviewAdded, keepIndex = false }
   const env = { GIT_INDEX_FILE: index };
   try {
     await repo.git.run(['add', '--all'], env, BULK_ADD);
-    if (reviewAdded) await repo.git.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ':(top).review'], env);
+    if (await reviewAdded) await repo.git.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ':(top).review'], env);
     const tree = (await repo.git.run(['write-tree'], env)).trim();
     if (keepIndex) await keep(repo, index, tree);
     return tree;
