@@ -39,6 +39,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const context: AppContext = { repo: options.repo, files: options.files, notes: options.notes, hub: options.hub };
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error instanceof PathRefused) return refuse(reply, 400, 'bad-path', error.message);
+    if (error instanceof InvolutError && error.code === 'review-unsafe') return refuse(reply, 403, error.code, error.message);
     const status = error.statusCode ?? 500;
     if (status < 500) return refuse(reply, status, CLIENT_ERRORS[status] ?? 'bad-request', error.message);
     options.onInternalError?.(error);

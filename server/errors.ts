@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'no-previous-round'
   | 'review-not-folder'
   | 'review-not-writable'
+  | 'review-unsafe'
   | 'bad-config'
   | 'git-failed'
   | 'port-taken'

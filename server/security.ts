@@ -115,6 +115,6 @@ export function requireToken(tokenHash: Buffer) {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
-export function refuse(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send({ error: { code, message } });
+export function refuse(reply: FastifyReply, status: number, code: string, message: string, extra: Record<string, unknown> = {}): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send({ error: { code, message }, ...extra });
 }

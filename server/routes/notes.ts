@@ -19,7 +19,7 @@ export function noteRoutes(api: FastifyInstance, context: AppContext): void {
     const body = NotePut.safeParse(request.body);
     if (!body.success) {
       const first = issuesOf(body.error)[0];
-      return refuse(reply, 400, 'bad-note', `The note body is not { text, title, refs, quote?, kind? }: ${first?.path.join('.') || '(body)'}: ${first?.message}.`);
+      return refuse(reply, 400, 'bad-note', `The note body is not { text, title, refs, quote?, kind?, seen }: ${first?.path.join('.') || '(body)'}: ${first?.message}.`);
     }
     try {
       const key = decodeTail(request.raw.url ?? '', '/api/notes/');
@@ -29,7 +29,7 @@ export function noteRoutes(api: FastifyInstance, context: AppContext): void {
       context.hub.broadcast({ type: 'changed', file: 'notes', ...(typeof viewer === 'string' && viewer.length <= 64 ? { by: viewer } : {}) });
       return result;
     } catch (error) {
-      if (error instanceof NoteRefused) return refuse(reply, error.status, error.code, error.message);
+      if (error instanceof NoteRefused) return refuse(reply, error.status, error.code, error.message, error.extra);
       throw error;
     }
   });

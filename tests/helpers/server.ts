@@ -83,7 +83,7 @@ export async function injectApp(repo: Repo, webRoot: string | null = null): Prom
   return createApp({
     repo: await openRepo(repo.dir),
     files: new ReviewFiles(review),
-    notes: new NotesStore(review.notes),
+    notes: new NotesStore(review),
     hub: new EventHub(),
     tokenHash: hashToken(TOKEN),
     port: PORT,
