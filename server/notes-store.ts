@@ -1,4 +1,4 @@
-import { rm, stat } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import type { NotePut, NotePutResult, NoteSeen } from '../schemas/api';
 import { noteRecord, parseNotes, setNote, type Note } from '../schemas/notes';
 import { InvolutError } from './errors';
@@ -117,6 +117,7 @@ export class NotesStore {
       setNote(notes, key, note);
     }
     const text = `${JSON.stringify(current.doc, null, 2)}\n`;
+    await mkdir(this.review.dir, { recursive: true });
     await assertNoLinks(this.review, this.file);
     const temporary = await writeTemporary(this.file, text);
     try {

@@ -163,9 +163,10 @@ export function parseJson(bytes: Buffer): { value: unknown } | { error: InvalidJ
 /** V8's message without the piece of the file it quotes (`Unexpected token 'r', "root:x:0:0"... is not valid JSON`). */
 function withoutContent(message: string): string {
   return message
-    .replace(/, (?:\.\.\.)?"[\s\S]*" is not valid JSON$/, '')
-    .replace(/^Unexpected token '[\s\S]*?'(?=$| in JSON)/, 'Unexpected character')
-    .replace(/^"[\s\S]*" is not valid JSON$/, 'Not valid JSON');
+    .replace(/, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, '')
+    // The token is kept when it is JSON's own punctuation, which says where the grammar broke and nothing of the file.
+    .replace(/^Unexpected token '([\s\S]*?)'(?=$| in JSON)/, (whole, token: string) => (/^[{}[\],:"]$/.test(token) ? whole : 'Unexpected character'))
+    .replace(/^(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, 'Not valid JSON');
 }
 
 /** How deeply a parsed JSON value nests, without recursion. */

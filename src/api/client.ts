@@ -1,3 +1,4 @@
+import { noteRecord } from '../../schemas/notes';
 import type { CardsState, ChangedEvent, Freshness, MaterialState, NotePut, NotePutResult, NotesState, SinceLast } from '../../schemas/api';
 
 /** The session token the server put in the URL fragment (`#token=…`); kept for this tab's reloads. */
@@ -15,6 +16,10 @@ export class ApiFailure extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The refusal's code (`note-conflict`, `disk-full`, …); '' when the server gave none. */
+    readonly code = '',
+    /** The whole answer, for refusals that carry more than a message (a NoteConflict). */
+    readonly body: unknown = null,
   ) {
     super(message);
   }
@@ -25,7 +30,12 @@ export class Api {
   /** Names this page in its note writes, so it can tell its own echo from another viewer's write. */
   readonly viewerId = crypto.randomUUID();
 
-  constructor(private readonly token: string) {}
+  constructor(private token: string) {}
+
+  /** Takes a new session token (a new URL pasted into this tab); requests from now on carry it. */
+  setToken(token: string): void {
+    this.token = token;
+  }
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
     return { 'X-Involut-Token': this.token, 'X-Involut-Viewer': this.viewerId, ...extra };
@@ -36,14 +46,19 @@ export class Api {
     const body = await response.json().catch(() => null);
     if (!response.ok) {
       const message = body?.error?.message ?? `The server answered ${response.status} ${response.statusText}.`;
-      throw new ApiFailure(response.status, message);
+      throw new ApiFailure(response.status, message, body?.error?.code ?? '', body);
     }
     return body as T;
   }
 
   material = () => this.json<MaterialState>('/api/material');
   cards = () => this.json<CardsState>('/api/cards');
-  notes = () => this.json<NotesState>('/api/notes');
+  /** notes.json as a state, its notes in a null-prototype record so that any key (`__proto__` too) is only a key. */
+  notes = async (): Promise<NotesState> => {
+    const state = await this.json<NotesState>('/api/notes');
+    if (state.state !== 'ok') return state;
+    return { ...state, data: { ...state.data, notes: noteRecord(Object.entries(state.data.notes)) } };
+  };
   freshness = () => this.json<Freshness>('/api/freshness');
   sinceLast = () => this.json<SinceLast>('/api/since-last');
 

@@ -2,6 +2,7 @@ import type { InvalidCard } from '../../schemas/api';
 import type { Card } from '../../schemas/cards';
 import type { MaterialEntry } from '../../schemas/material';
 import { coverageLine, groupByIntent, type Coverage } from '../model/coverage';
+import { Visible } from './Visible';
 
 export const UNCLAIMED = '__unclaimed';
 export const invalidId = (i: number) => `__invalid:${i}`;
@@ -30,7 +31,9 @@ export function Sidebar({ cards, invalid, coverage, request, fits, selected, onS
       {request ? (
         <section className="inv-request">
           <h2>You asked</h2>
-          <p>{request}</p>
+          <p>
+            <Visible text={request} />
+          </p>
         </section>
       ) : null}
       <p className="inv-coverage">{coverageLine(coverage)}</p>
@@ -47,7 +50,9 @@ export function Sidebar({ cards, invalid, coverage, request, fits, selected, onS
                   onClick={() => onSelect(card.id)}
                   title={fits.has(card.id) ? 'fits today’s budget' : 'beyond today’s budget'}
                 >
-                  <span className="inv-nav-title">{card.title}</span>
+                  <span className="inv-nav-title">
+                    <Visible text={card.title} />
+                  </span>
                   <span className={`inv-nav-minutes${fits.has(card.id) ? '' : ' inv-over-budget'}`}>{card.minutes == null ? '?' : `${card.minutes}′`}</span>
                 </button>
               </li>
@@ -83,7 +88,7 @@ export function Sidebar({ cards, invalid, coverage, request, fits, selected, onS
         <ul className="inv-unclaimed-list">
           {coverage.unclaimed.slice(0, 50).map((e: MaterialEntry) => (
             <li key={e.ref} className="inv-muted">
-              {e.ref}
+              <Visible text={e.ref} />
             </li>
           ))}
           {coverage.unclaimed.length > 50 && <li className="inv-muted">… and {coverage.unclaimed.length - 50} more (all in Raw)</li>}
