@@ -52,7 +52,9 @@ interface Current {
  */
 export class NotesStore {
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly ownWrites: string[] = [];
+  /** Hashes of the bytes this server wrote during the current run of writes (only the newest once none is under way). */
+  private ownWrites: string[] = [];
+  private pending = 0;
   private readonly file: string;
 
   constructor(private readonly review: ReviewDir) {
@@ -61,8 +63,12 @@ export class NotesStore {
 
   put(key: string, body: NotePut): Promise<NotePutResult> {
     checkNoteKey(key);
+    this.pending += 1;
     const run = this.queue.then(() => this.apply(key, body));
-    this.queue = run.catch(() => {});
+    this.queue = run.catch(() => {}).then(() => {
+      this.pending -= 1;
+      if (this.pending === 0) this.ownWrites = this.ownWrites.slice(-1);
+    });
     return run;
   }
 
@@ -75,7 +81,11 @@ export class NotesStore {
     } while (seen !== this.queue);
   }
 
-  /** True when these bytes are what the server itself wrote last, so no one else changed the file. */
+  /**
+   * True when these bytes are what the server itself wrote, so no one else changed the
+   * file. Once no write is under way only the newest counts: bytes the server wrote
+   * earlier, found again later, are an older copy someone put back, and viewers must hear of it.
+   */
   isOwnWrite(hash: string | null): boolean {
     return hash !== null && this.ownWrites.includes(hash);
   }
@@ -111,7 +121,7 @@ export class NotesStore {
     let note: Note | null = null;
     if (deleting) delete notes[key];
     else {
-      note = { title: fields.title, refs: fields.refs, text: fields.text, at: localIsoTime() };
+      note = { title: fields.title, refs: fields.refs, text: fields.text, at: noteTime(there) };
       if (fields.quote !== undefined) note.quote = fields.quote;
       if (fields.kind !== undefined) note.kind = fields.kind;
       setNote(notes, key, note);
@@ -126,7 +136,6 @@ export class NotesStore {
       if (!sameBytes(now, current.bytes)) return null;
       // Remembered before the rename, so a watcher event racing the write already knows it.
       this.ownWrites.push(sha256(text));
-      if (this.ownWrites.length > 16) this.ownWrites.shift();
       await commitTemporary(temporary, this.file);
     } finally {
       await rm(temporary, { force: true });
@@ -165,6 +174,17 @@ export class NotesStore {
       throw new NoteRefused(403, 'notes-not-yours', `${FILE} belongs to another user (uid ${info.uid}), so Involut leaves it as it is; give it back to you (chown) to save notes, the note is kept in the viewer meanwhile.`);
     }
   }
+}
+
+/**
+ * When a note is written: local ISO 8601 with milliseconds, and always after the note it
+ * replaces, so a viewer can tell a newer write (another tab's) from an older copy put back.
+ */
+function noteTime(replaced: Note | null, now = new Date()): string {
+  const before = replaced ? Date.parse(replaced.at) : Number.NaN;
+  const at = Number.isFinite(before) && before >= now.getTime() ? new Date(before + 1) : now;
+  const seconds = localIsoTime(at);
+  return `${seconds.slice(0, 19)}.${String(at.getMilliseconds()).padStart(3, '0')}${seconds.slice(19)}`;
 }
 
 function sameNote(there: Note | null, seen: NoteSeen | null): boolean {

@@ -144,7 +144,7 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
     for (const [key, mine] of w) {
       if (read.seq < mine.from) continue; // asked for before the write: it cannot reflect it
       const there = Object.hasOwn(serverNotes, key) ? serverNotes[key]! : null;
-      if (mine.note === null || (there && !isOlder(there, mine.note))) {
+      if (mine.note === null || (there && (isNewer(there, mine.note) || sameNote(there, mine.note)))) {
         if (!there || mine.note === null || !sameNote(there, mine.note)) superseded.push(key);
         if (s.get(key)?.state === 'gone') flags.set(key, null);
       } else if (s.get(key)?.state !== 'conflict') flags.set(key, { state: 'gone', onDisk: there });
@@ -279,11 +279,15 @@ function sameSeen(note: Note | null, seen: NoteSeen | null): boolean {
 
 const sameNote = (a: Note, b: Note) => a.text === b.text && a.at === b.at;
 
-/** True when `there` was written before `mine` (an older copy of notes.json put back). */
-function isOlder(there: Note, mine: Note): boolean {
+/**
+ * True when `there` was written after `mine` (by another tab: the server stamps every
+ * write). Anything else in its place is an older copy of notes.json put back, or a hand
+ * edit: the reader is asked which to keep.
+ */
+function isNewer(there: Note, mine: Note): boolean {
   const a = Date.parse(there.at);
   const b = Date.parse(mine.at);
-  return Number.isFinite(a) && Number.isFinite(b) ? a < b : there.at < mine.at;
+  return Number.isFinite(a) && Number.isFinite(b) ? a > b : there.at > mine.at;
 }
 
 function bodyOf(note: Note | null): NoteBody | null {

@@ -108,7 +108,7 @@ describe('PUT /api/notes/:key', () => {
     for (const key of ['c_1', 'file:docs/a b.md', 'line:README.md:+2', 'line:README.md:-1']) {
       const response = await put(key, { ...note(`on ${key}`), quote: 'more', kind: 'question' });
       expect(response.statusCode, response.body).toBe(200);
-      expect(response.json().note.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+      expect(response.json().note.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/);
     }
     await put('c_1', note('replaced'));
     const notes = onDisk().notes;
