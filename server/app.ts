@@ -1,4 +1,4 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { InvolutError } from './errors';
 import type { EventHub } from './event-hub';
 import type { Repo } from './git/repo';
@@ -13,7 +13,7 @@ import { healthRoutes } from './routes/health';
 import { NOTE_BODY_LIMIT, noteRoutes } from './routes/notes';
 import { sinceLastRoutes } from './routes/since-last';
 import { viewerRoutes } from './routes/viewer';
-import { guardRequests, refuse, requireToken, type SecurityOptions } from './security';
+import { guardRequests, isApiPath, refuse, requireToken, securityHeaders, type Refusal, type SecurityOptions } from './security';
 
 /** What every route reads or writes through: the repository, the review files, the notes writer, the event streams. */
 export interface AppContext {
@@ -35,7 +35,20 @@ const CLIENT_ERRORS: Record<number, string> = { 400: 'bad-request', 404: 'not-fo
 
 /** Registers every route and guard and returns the app without listening (tests use `app.inject()`). */
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: NOTE_BODY_LIMIT });
+  // The router refuses some requests (a path that is not valid percent-encoding) before any
+  // hook runs: they still get the Host check, the security headers and Involut's error shape.
+  let hostRefusal: ((request: FastifyRequest) => Refusal | null) | null = null;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: NOTE_BODY_LIMIT,
+    frameworkErrors: (error, request, reply) => {
+      reply.headers(securityHeaders(isApiPath(request.raw.url ?? '')));
+      const refusal = hostRefusal?.(request);
+      if (refusal) return refuse(reply, refusal.status, refusal.code, refusal.message);
+      const bad = error.code === 'FST_ERR_BAD_URL';
+      return refuse(reply, 400, bad ? 'bad-path' : 'bad-request', bad ? 'The request path is not valid percent-encoding.' : 'The request could not be read.');
+    },
+  });
   const context: AppContext = { repo: options.repo, files: options.files, notes: options.notes, hub: options.hub };
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error instanceof PathRefused) return refuse(reply, 400, 'bad-path', error.message);
@@ -46,7 +59,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     const message = error instanceof InvolutError ? error.message : 'Involut failed to answer; the terminal running it shows why.';
     return refuse(reply, 500, 'internal', message);
   });
-  guardRequests(app, options);
+  hostRefusal = guardRequests(app, options);
   await app.register(
     async (api) => {
       api.addHook('onRequest', requireToken(options.tokenHash));

@@ -10,7 +10,7 @@ import { packageRoot } from './package-root';
 import { assertReviewDirSafe } from './review-dir';
 import { ReviewFiles } from './review-files';
 import { forgetServer, recordServer, type ServerRecord } from './running-servers';
-import { hashToken, isLoopback, mintToken } from './security';
+import { hashToken, mintToken } from './security';
 import { ReviewWatcher } from './watch';
 import { localIsoTime } from './emit/time';
 
@@ -55,7 +55,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const app = await createApp({
     repo, files, notes, hub,
     tokenHash: hashToken(token),
-    host: isLoopback(host) ? undefined : host,
+    host,
     webRoot: path.join(packageRoot(), 'dist', 'web'),
     onInternalError: options.onError,
   });
