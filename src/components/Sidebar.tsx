@@ -1,7 +1,9 @@
 import type { InvalidCard } from '../../schemas/api';
 import type { Card } from '../../schemas/cards';
 import type { MaterialEntry } from '../../schemas/material';
+import { useMemo } from 'react';
 import { coverageLine, groupByIntent, type Coverage } from '../model/coverage';
+import { LazyList } from './LazyList';
 import { Visible } from './Visible';
 
 export const UNCLAIMED = '__unclaimed';
@@ -26,6 +28,7 @@ interface Props {
 
 /** The cards grouped by intent, the files no card claims, and how much the cards explain. */
 export function Sidebar({ cards, invalid, coverage, request, fits, selected, onSelect }: Props) {
+  const groups = useMemo(() => groupByIntent(cards), [cards]);
   return (
     <nav className="inv-sidebar" aria-label="Cards">
       {request ? (
@@ -37,11 +40,11 @@ export function Sidebar({ cards, invalid, coverage, request, fits, selected, onS
         </section>
       ) : null}
       <p className="inv-coverage">{coverageLine(coverage)}</p>
-      {groupByIntent(cards).map((group) => (
+      {groups.map((group) => (
         <section key={group.intent} className="inv-group">
           <h3 className={`inv-group-title inv-intent-badge-${group.intent}`}>{group.intent}</h3>
-          <ul>
-            {group.cards.map((card) => (
+          <LazyList items={group.cards} selected={group.cards.findIndex((card) => card.id === selected)}>
+            {(card) => (
               <li key={card.id}>
                 <button
                   type="button"
@@ -56,8 +59,8 @@ export function Sidebar({ cards, invalid, coverage, request, fits, selected, onS
                   <span className={`inv-nav-minutes${fits.has(card.id) ? '' : ' inv-over-budget'}`}>{card.minutes == null ? '?' : `${card.minutes}′`}</span>
                 </button>
               </li>
-            ))}
-          </ul>
+            )}
+          </LazyList>
         </section>
       ))}
       {invalid.length > 0 && (
