@@ -73,6 +73,13 @@ export const NoteConflict = z.object({
   current: Note.nullable(),
 });
 
+/**
+ * An unsent note draft as the server keeps it for the viewer (`PUT /api/drafts/:key`,
+ * `GET /api/drafts`): what the reader typed and the note it was typed over.
+ */
+export const Draft = z.object({ key: z.string().min(1), body: Note.omit({ at: true }), seen: NoteSeen.nullable() });
+export const DraftList = z.object({ drafts: z.array(Draft) });
+
 /** `GET /api/freshness`: has the working state moved since the capture? */
 export const Freshness = z.object({
   fresh: z.boolean(),
@@ -109,6 +116,8 @@ export type NotePut = z.infer<typeof NotePut>;
 export type NotePutResult = z.infer<typeof NotePutResult>;
 export type NoteSeen = z.infer<typeof NoteSeen>;
 export type NoteConflict = z.infer<typeof NoteConflict>;
+export type Draft = z.infer<typeof Draft>;
+export type DraftList = z.infer<typeof DraftList>;
 export type Freshness = z.infer<typeof Freshness>;
 export type SinceLast = z.infer<typeof SinceLast>;
 export type ApiError = z.infer<typeof ApiError>;

@@ -2,6 +2,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest }
 import { InvolutError } from './errors';
 import type { EventHub } from './event-hub';
 import type { Repo } from './git/repo';
+import type { DraftsStore } from './drafts-store';
 import type { NotesStore } from './notes-store';
 import { PathRefused } from './paths';
 import type { ReviewFiles } from './review-files';
@@ -20,6 +21,8 @@ export interface AppContext {
   repo: Repo;
   files: ReviewFiles;
   notes: NotesStore;
+  /** The reader's unsent drafts, kept per repository outside it. */
+  drafts: DraftsStore;
   hub: EventHub;
 }
 
@@ -49,7 +52,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       return refuse(reply, 400, bad ? 'bad-path' : 'bad-request', bad ? 'The request path is not valid percent-encoding.' : 'The request could not be read.');
     },
   });
-  const context: AppContext = { repo: options.repo, files: options.files, notes: options.notes, hub: options.hub };
+  const context: AppContext = { repo: options.repo, files: options.files, notes: options.notes, drafts: options.drafts, hub: options.hub };
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error instanceof PathRefused) return refuse(reply, 400, 'bad-path', error.message);
     if (error instanceof InvolutError && error.code === 'review-unsafe') return refuse(reply, 403, error.code, error.message);

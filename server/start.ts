@@ -5,6 +5,7 @@ import { createApp } from './app';
 import { InvolutError } from './errors';
 import { EventHub } from './event-hub';
 import { openRepo } from './git/repo';
+import { DraftsStore } from './drafts-store';
 import { NotesStore } from './notes-store';
 import { packageRoot } from './package-root';
 import { assertReviewDirSafe } from './review-dir';
@@ -54,6 +55,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const port = await choosePort(host, options.port);
   const app = await createApp({
     repo, files, notes, hub,
+    drafts: new DraftsStore(repo.root),
     tokenHash: hashToken(token),
     host,
     webRoot: path.join(packageRoot(), 'dist', 'web'),

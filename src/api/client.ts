@@ -1,5 +1,5 @@
 import { noteRecord } from '../../schemas/notes';
-import type { CardsState, ChangedEvent, Freshness, MaterialState, NotePut, NotePutResult, NotesState, SinceLast } from '../../schemas/api';
+import type { CardsState, ChangedEvent, Draft, DraftList, Freshness, MaterialState, NotePut, NotePutResult, NotesState, SinceLast } from '../../schemas/api';
 
 /** The session token the server put in the URL fragment (`#token=…`); kept for this tab's reloads. */
 export function sessionToken(): string {
@@ -66,6 +66,17 @@ export class Api {
     this.json<NotePutResult>(`/api/notes/${encodeURIComponent(key)}`, {
       method: 'PUT',
       body: JSON.stringify(body),
+      headers: { 'Content-Type': 'application/json' },
+    });
+
+  /** The unsent drafts the server keeps for this repository (see DraftsStore). */
+  drafts = () => this.json<DraftList>('/api/drafts');
+
+  /** Hands a draft to the server to keep; an empty text forgets it. */
+  putDraft = (key: string, draft: Omit<Draft, 'key'>) =>
+    this.json<{ key: string }>(`/api/drafts/${encodeURIComponent(key)}`, {
+      method: 'PUT',
+      body: JSON.stringify(draft),
       headers: { 'Content-Type': 'application/json' },
     });
 

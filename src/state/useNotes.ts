@@ -58,6 +58,8 @@ interface Written {
 
 const DRAFTS = 'drafts';
 const PAUSE_MS = 500;
+/** How soon a draft is handed to the server to keep, well before it is sent as a note. */
+const KEEP_MS = 150;
 
 /**
  * Notes that save as you type and are never lost. A draft stays in storage until the
@@ -71,6 +73,7 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
   const [written, setWritten] = useState(() => new Map<string, Written>());
   const [statuses, setStatuses] = useState(() => new Map<string, NoteStatus>());
   const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  const keepTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
   const latest = useRef({ drafts, written, statuses, read });
   latest.current = { drafts, written, statuses, read };
 
@@ -126,14 +129,43 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
     [send],
   );
 
-  // Drafts left by a reload or a server restart are shown and sent again.
+  /** Hands the draft to the server too: this browser keeps it per origin, the server per repository. */
+  const keep = useCallback(
+    (key: string) => {
+      clearTimeout(keepTimers.current.get(key));
+      keepTimers.current.set(
+        key,
+        setTimeout(() => {
+          const draft = latest.current.drafts.get(key);
+          const kept = draft ?? { body: { text: '', title: '', refs: [] }, seen: null };
+          api.putDraft(key, kept).catch(() => {}); // the browser's copy stays either way
+        }, KEEP_MS),
+      );
+    },
+    [api],
+  );
+
+  // Drafts left by a reload, or kept by the server (a server started again on another port
+  // serves another origin, which cannot read this one's storage), are shown and sent again.
   useEffect(() => {
     if (!scopeReady) return;
-    const stored = readDrafts();
-    setDrafts(stored);
-    latest.current.drafts = stored;
-    for (const key of stored.keys()) send(key);
-  }, [scopeReady, send]);
+    let cancelled = false;
+    const restore = (extra: Map<string, Draft>) => {
+      const stored = readDrafts();
+      for (const [key, draft] of extra) if (!stored.has(key)) stored.set(key, draft);
+      setDrafts(stored);
+      latest.current.drafts = stored;
+      storeDrafts(stored);
+      for (const key of stored.keys()) send(key);
+    };
+    api.drafts().then(
+      (list) => !cancelled && restore(new Map(list.drafts.map((d) => [d.key, { body: d.body as NoteBody, seen: d.seen }]))),
+      () => !cancelled && restore(new Map()),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [api, scopeReady, send, storeDrafts]);
 
   // Each new read of notes.json: a saved note it no longer holds is flagged; a draft typed
   // over a note it now holds differently is a conflict, shown before anything is sent.
@@ -182,12 +214,13 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
       latest.current.drafts = next;
       setDrafts(next);
       storeDrafts(next);
+      keep(key);
       const state = current.statuses.get(key)?.state;
       if (state === 'conflict' || state === 'gone') return; // the reader chooses first
       setStatus(key, { state: 'draft' });
       schedule(key);
     },
-    [serverNotes, schedule, setStatus, storeDrafts],
+    [serverNotes, schedule, setStatus, storeDrafts, keep],
   );
 
   const keepMine = useCallback(
@@ -216,8 +249,9 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
       storeDrafts(next);
       setWritten((w) => withEntry(w, key, null));
       setStatus(key, null);
+      keep(key);
     },
-    [setStatus, storeDrafts],
+    [setStatus, storeDrafts, keep],
   );
 
   const retry = useCallback(() => {
