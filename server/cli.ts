@@ -2,7 +2,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { version } from '../package.json';
-import { InvolutError } from './errors';
+import { InvolutError, machineFault } from './errors';
 import { startEarly } from './git/early';
 import { Output } from './output';
 
@@ -206,7 +206,8 @@ function usageMessage(error: unknown): string {
   return text.split('\n')[0]!.replace(/\.$/, '');
 }
 
-function report(error: unknown, out: Output): number {
+function report(thrown: unknown, out: Output): number {
+  const error = machineFault(thrown) ?? thrown;
   const known = error instanceof InvolutError;
   const code = known ? error.code : 'internal';
   const message = known
