@@ -69,13 +69,15 @@ const KEEP_MS = 150;
  * from notes.json (an older copy put back) is flagged, with an offer to write it again.
  */
 export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesApi {
-  const [drafts, setDrafts] = useState(() => new Map<string, Draft>());
-  const [written, setWritten] = useState(() => new Map<string, Written>());
-  const [statuses, setStatuses] = useState(() => new Map<string, NoteStatus>());
+  // Each map is changed through its ref, at once, so that a keystroke right after a write was
+  // confirmed (before React rendered) already builds on the confirmation.
+  const [drafts, draftsRef, setDrafts] = useSyncedState(() => new Map<string, Draft>());
+  const [written, writtenRef, setWritten] = useSyncedState(() => new Map<string, Written>());
+  const [statuses, statusesRef, setStatuses] = useSyncedState(() => new Map<string, NoteStatus>());
   const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
   const keepTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
-  const latest = useRef({ drafts, written, statuses, read });
-  latest.current = { drafts, written, statuses, read };
+  const latestRead = useRef(read);
+  latestRead.current = read;
 
   const serverNotes = useMemo(() => (read.state?.state === 'ok' ? read.state.data.notes : noteRecord()), [read.state]);
   const locked =
@@ -85,27 +87,36 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
         ? 'notes.json does not match the contract; notes cannot be saved until it is fixed.'
         : null;
 
-  const setStatus = useCallback((key: string, status: NoteStatus | null) => setStatuses((s) => withEntry(s, key, status)), []);
+  const setStatus = useCallback((key: string, status: NoteStatus | null) => setStatuses((s) => withEntry(s, key, status)), [setStatuses]);
   const storeDrafts = useCallback((next: Map<string, Draft>) => writeStored(DRAFTS, [...next]), []);
+  /** Replaces the drafts, in storage too. */
+  const putDrafts = useCallback(
+    (change: (old: Map<string, Draft>) => Map<string, Draft>) => {
+      const next = change(draftsRef.current);
+      if (next === draftsRef.current) return;
+      setDrafts(next);
+      storeDrafts(next);
+    },
+    [draftsRef, setDrafts, storeDrafts],
+  );
 
   const send = useCallback(
     (key: string) => {
-      const draft = latest.current.drafts.get(key);
+      const draft = draftsRef.current.get(key);
       if (!draft) return;
       setStatus(key, { state: 'saving' });
       api.putNote(key, { ...draft.body, seen: draft.seen }).then(
         (result) => {
-          const from = latest.current.read.refetch();
+          const from = latestRead.current.refetch();
           setWritten((w) => withEntry(w, key, { note: result.note, from }));
-          setDrafts((d) => {
+          const typedOn = draftsRef.current.get(key) !== draft;
+          putDrafts((d) => {
             const now = d.get(key);
             if (!now) return d;
             // The reader typed more meanwhile: that draft goes next, over the note just saved.
-            const next = now === draft ? withEntry(d, key, null) : withEntry(d, key, { ...now, seen: seenOf(result.note) });
-            storeDrafts(next);
-            return next;
+            return now === draft ? withEntry(d, key, null) : withEntry(d, key, { ...now, seen: seenOf(result.note) });
           });
-          setStatuses((s) => (latest.current.drafts.get(key) === draft ? withEntry(s, key, { state: 'saved' }) : s));
+          if (!typedOn) setStatus(key, { state: 'saved' });
         },
         (error: Error) => {
           if (error instanceof ApiFailure && error.code === 'note-conflict') {
@@ -115,7 +126,7 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
         },
       );
     },
-    [api, setStatus, storeDrafts],
+    [api, draftsRef, putDrafts, setStatus, setWritten],
   );
 
   const schedule = useCallback(
@@ -136,7 +147,7 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
       keepTimers.current.set(
         key,
         setTimeout(() => {
-          const draft = latest.current.drafts.get(key);
+          const draft = draftsRef.current.get(key);
           const kept = draft ?? { body: { text: '', title: '', refs: [] }, seen: null };
           api.putDraft(key, kept).catch(() => {}); // the browser's copy stays either way
         }, KEEP_MS),
@@ -150,27 +161,29 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
   useEffect(() => {
     if (!scopeReady) return;
     let cancelled = false;
-    const restore = (extra: Map<string, Draft>) => {
-      const stored = readDrafts();
-      for (const [key, draft] of extra) if (!stored.has(key)) stored.set(key, draft);
-      setDrafts(stored);
-      latest.current.drafts = stored;
-      storeDrafts(stored);
-      for (const key of stored.keys()) send(key);
-    };
+    // This browser's drafts at once; the server's, for notes this browser has none of, when they come.
+    const stored = readDrafts();
+    putDrafts(() => stored);
+    for (const key of stored.keys()) send(key);
     api.drafts().then(
-      (list) => !cancelled && restore(new Map(list.drafts.map((d) => [d.key, { body: d.body as NoteBody, seen: d.seen }]))),
-      () => !cancelled && restore(new Map()),
+      (list) => {
+        if (cancelled) return;
+        const kept = list.drafts.filter((d) => !draftsRef.current.has(d.key));
+        if (kept.length === 0) return;
+        putDrafts((d) => new Map([...d, ...kept.map((k) => [k.key, { body: k.body as NoteBody, seen: k.seen }] as const)]));
+        for (const { key } of kept) send(key);
+      },
+      () => {},
     );
     return () => {
       cancelled = true;
     };
-  }, [api, scopeReady, send, storeDrafts]);
+  }, [api, scopeReady, send, putDrafts, draftsRef]);
 
   // Each new read of notes.json: a saved note it no longer holds is flagged; a draft typed
   // over a note it now holds differently is a conflict, shown before anything is sent.
   useEffect(() => {
-    const { drafts: d, written: w, statuses: s } = latest.current;
+    const [d, w, s] = [draftsRef.current, writtenRef.current, statusesRef.current];
     const flags = new Map<string, NoteStatus | null>();
     const superseded: string[] = [];
     for (const [key, mine] of w) {
@@ -193,7 +206,7 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
     }
     if (superseded.length) setWritten((old) => superseded.reduce((next, key) => withEntry(next, key, null), old));
     if (flags.size) setStatuses((old) => [...flags].reduce((next, [key, status]) => withEntry(next, key, status), old));
-  }, [read.seq, serverNotes]);
+  }, [read.seq, serverNotes]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const shown = useCallback(
     (key: string): Note | null => {
@@ -207,56 +220,46 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
 
   const write = useCallback(
     (key: string, body: NoteBody) => {
-      const current = latest.current;
-      const before = current.drafts.get(key);
-      const draft: Draft = { body, seen: before ? before.seen : seenOf(shownFrom(current.written, serverNotes, key)) };
-      const next = withEntry(current.drafts, key, draft);
-      latest.current.drafts = next;
-      setDrafts(next);
-      storeDrafts(next);
+      const before = draftsRef.current.get(key);
+      const draft: Draft = { body, seen: before ? before.seen : seenOf(shownFrom(writtenRef.current, serverNotes, key)) };
+      putDrafts((d) => withEntry(d, key, draft));
       keep(key);
-      const state = current.statuses.get(key)?.state;
+      const state = statusesRef.current.get(key)?.state;
       if (state === 'conflict' || state === 'gone') return; // the reader chooses first
       setStatus(key, { state: 'draft' });
       schedule(key);
     },
-    [serverNotes, schedule, setStatus, storeDrafts, keep],
+    [serverNotes, schedule, setStatus, putDrafts, keep, draftsRef, writtenRef, statusesRef],
   );
 
   const keepMine = useCallback(
     (key: string) => {
-      const { drafts: d, statuses: s, written: w } = latest.current;
+      const [d, s, w] = [draftsRef.current, statusesRef.current, writtenRef.current];
       const status = s.get(key);
       const there = Object.hasOwn(serverNotes, key) ? serverNotes[key]! : null;
       const onDisk = status?.state === 'conflict' ? status.theirs : there;
       const body = d.get(key)?.body ?? bodyOf(w.get(key)?.note ?? null);
       if (!body) return;
-      const next = withEntry(d, key, { body, seen: seenOf(onDisk) });
-      latest.current.drafts = next;
-      setDrafts(next);
-      storeDrafts(next);
+      putDrafts((old) => withEntry(old, key, { body, seen: seenOf(onDisk) }));
       send(key);
     },
-    [serverNotes, send, storeDrafts],
+    [serverNotes, send, putDrafts],
   );
 
   const takeTheirs = useCallback(
     (key: string) => {
       clearTimeout(timers.current.get(key));
-      const next = withEntry(latest.current.drafts, key, null);
-      latest.current.drafts = next;
-      setDrafts(next);
-      storeDrafts(next);
+      putDrafts((d) => withEntry(d, key, null));
       setWritten((w) => withEntry(w, key, null));
       setStatus(key, null);
       keep(key);
     },
-    [setStatus, storeDrafts, keep],
+    [setStatus, putDrafts, setWritten, keep],
   );
 
   const retry = useCallback(() => {
-    for (const [key] of latest.current.drafts) {
-      const state = latest.current.statuses.get(key)?.state;
+    for (const [key] of draftsRef.current) {
+      const state = statusesRef.current.get(key)?.state;
       if (state !== 'conflict' && state !== 'gone') send(key);
     }
   }, [send]);
@@ -288,6 +291,22 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
     }),
     [notes, statuses, drafts, write, keepMine, takeTheirs, retry, locked],
   );
+}
+
+/**
+ * State kept in a ref that changes at once, with a render after: `set` computes from the
+ * latest value, not from the last rendered one.
+ */
+function useSyncedState<T>(initial: () => T): [T, { readonly current: T }, (change: T | ((old: T) => T)) => void] {
+  const [value, setValue] = useState(initial);
+  const ref = useRef(value);
+  const set = useCallback((change: T | ((old: T) => T)) => {
+    const next = typeof change === 'function' ? (change as (old: T) => T)(ref.current) : change;
+    if (next === ref.current) return;
+    ref.current = next;
+    setValue(next);
+  }, []);
+  return [value, ref, set];
 }
 
 function shownFrom(written: Map<string, Written>, server: Record<string, Note>, key: string): Note | null {
