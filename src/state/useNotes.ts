@@ -1,8 +1,10 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { NotePut, NoteSeen, NotesState } from '../../schemas/api';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import type { NoteSeen, NotesState } from '../../schemas/api';
 import { noteRecord, setNote, type Note } from '../../schemas/notes';
 import { ApiFailure, type Api } from '../api/client';
+import { bodyOf, isNewer, sameNote, sameSeen, seenOf, shownFrom, withEntry, type NoteBody, type Written } from '../model/note-sync';
 import { readStored, writeStored } from './storage';
+import { useSyncedState } from './useSyncedState';
 
 /** Where a note stands between the reader's keyboard and notes.json. */
 export type NoteStatus =
@@ -15,8 +17,7 @@ export type NoteStatus =
   /** A note this tab saved is no longer in notes.json (the file was replaced, or the note removed elsewhere). */
   | { state: 'gone'; onDisk: Note | null };
 
-/** What a note box sends: the note without the server's `at` and without the `seen` this hook adds. */
-export type NoteBody = Omit<NotePut, 'seen'>;
+export type { NoteBody };
 
 export interface NotesApi {
   /** Notes as the server has them, with this tab's saved notes and unsent drafts laid over them (a null-prototype record). */
@@ -50,11 +51,6 @@ interface Draft {
   seen: NoteSeen | null;
 }
 
-/** A note this tab saved, and the first read that reflects the write (reads asked for before it may not). */
-interface Written {
-  note: Note | null;
-  from: number;
-}
 
 const DRAFTS = 'drafts';
 const PAUSE_MS = 500;
@@ -291,62 +287,6 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
     }),
     [notes, statuses, drafts, write, keepMine, takeTheirs, retry, locked],
   );
-}
-
-/**
- * State kept in a ref that changes at once, with a render after: `set` computes from the
- * latest value, not from the last rendered one.
- */
-function useSyncedState<T>(initial: () => T): [T, { readonly current: T }, (change: T | ((old: T) => T)) => void] {
-  const [value, setValue] = useState(initial);
-  const ref = useRef(value);
-  const set = useCallback((change: T | ((old: T) => T)) => {
-    const next = typeof change === 'function' ? (change as (old: T) => T)(ref.current) : change;
-    if (next === ref.current) return;
-    ref.current = next;
-    setValue(next);
-  }, []);
-  return [value, ref, set];
-}
-
-function shownFrom(written: Map<string, Written>, server: Record<string, Note>, key: string): Note | null {
-  const mine = written.get(key);
-  if (mine) return mine.note;
-  return Object.hasOwn(server, key) ? server[key]! : null;
-}
-
-/** A copy of `map` with `key` set to `value`, or removed when `value` is null. */
-function withEntry<V>(map: Map<string, V>, key: string, value: V | null): Map<string, V> {
-  const next = new Map(map);
-  if (value === null) next.delete(key);
-  else next.set(key, value);
-  return next;
-}
-
-const seenOf = (note: Note | null): NoteSeen | null => (note ? { text: note.text, at: note.at } : null);
-
-function sameSeen(note: Note | null, seen: NoteSeen | null): boolean {
-  if (note === null || seen === null) return note === null && seen === null;
-  return note.text === seen.text && note.at === seen.at;
-}
-
-const sameNote = (a: Note, b: Note) => a.text === b.text && a.at === b.at;
-
-/**
- * True when `there` was written after `mine` (by another tab: the server stamps every
- * write). Anything else in its place is an older copy of notes.json put back, or a hand
- * edit: the reader is asked which to keep.
- */
-function isNewer(there: Note, mine: Note): boolean {
-  const a = Date.parse(there.at);
-  const b = Date.parse(mine.at);
-  return Number.isFinite(a) && Number.isFinite(b) ? a > b : there.at > mine.at;
-}
-
-function bodyOf(note: Note | null): NoteBody | null {
-  if (!note) return null;
-  const { at: _at, ...rest } = note;
-  return { text: rest.text, title: rest.title, refs: rest.refs, ...(rest.quote !== undefined ? { quote: rest.quote } : {}), ...(rest.kind !== undefined ? { kind: rest.kind } : {}) };
 }
 
 /** The drafts kept in storage: a list of [key, draft] (a plain object would turn a `__proto__` key into a prototype). */

@@ -128,7 +128,6 @@ describe('invisible characters', () => {
     const card = page.locator('article[data-card-id="c_t"]');
     await eventually(() => texts(card.locator('.inv-invisible-warning'))).toContainEqual(expect.stringMatching(/^This card holds 1 direction-control or invisible character/));
     expect(await text(card.locator('.inv-field').first())).toContain('Admins only⟨U+202E⟩.nimda');
-    await card.getByRole('button', { name: 'full' }).click().catch(() => {});
     const file = page.locator('section.inv-file[data-ref="src/access.ts"]');
     await file.locator('.inv-invisible').first().waitFor();
     const line = await file.locator('.d2h-code-line-ctn', { hasText: 'Check if admin' }).first().textContent();
