@@ -1,4 +1,4 @@
-import { describe, INVISIBLE, splitInvisible } from '../model/invisible';
+import { describe, hasInvisible, splitInvisible } from '../model/invisible';
 
 const MARKER = /⟨U\+[0-9A-F]{4,5}⟩/g;
 
@@ -13,9 +13,8 @@ export function markInvisible(target: HTMLElement): void {
   const found: Text[] = [];
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = (node as Text).data;
-    INVISIBLE.lastIndex = 0;
     MARKER.lastIndex = 0;
-    if ((INVISIBLE.test(text) || MARKER.test(text)) && !node.parentElement?.classList.contains('inv-invisible')) found.push(node as Text);
+    if ((hasInvisible(text) || MARKER.test(text)) && !node.parentElement?.classList.contains('inv-invisible')) found.push(node as Text);
   }
   if (found.length) target.dataset.invisible = 'true';
   for (const node of found) {

@@ -53,15 +53,26 @@ export const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200
 export type Piece = string | { char: string; code: string; name: string; bidi: boolean };
 
 export function hasInvisible(text: string): boolean {
-  INVISIBLE.lastIndex = 0;
-  return INVISIBLE.test(text);
+  return countInvisible(text).count > 0;
+}
+
+const PICTURE_BEFORE = /\p{Extended_Pictographic}[\u{FE0F}\u{1F3FB}-\u{1F3FF}]*$/u;
+const PICTURE_AFTER = /^\p{Extended_Pictographic}/u;
+
+/** The characters to show, leaving out the joiners inside an emoji sequence (👩‍💻), which hide nothing. */
+function* hidden(text: string): Generator<RegExpExecArray> {
+  for (const match of text.matchAll(INVISIBLE)) {
+    const at = match.index;
+    const joinsPictures = match[0] === '\u200d' && PICTURE_BEFORE.test(text.slice(Math.max(0, at - 8), at)) && PICTURE_AFTER.test(text.slice(at + 1, at + 3));
+    if (!joinsPictures) yield match;
+  }
 }
 
 /** How many such characters `text` holds, and whether any of them controls direction. */
 export function countInvisible(text: string): { count: number; bidi: boolean } {
   let count = 0;
   let bidi = false;
-  for (const match of text.matchAll(INVISIBLE)) {
+  for (const match of hidden(text)) {
     count += 1;
     if (isBidi(match[0].codePointAt(0)!)) bidi = true;
   }
@@ -72,7 +83,7 @@ export function countInvisible(text: string): { count: number; bidi: boolean } {
 export function splitInvisible(text: string): Piece[] {
   const pieces: Piece[] = [];
   let at = 0;
-  for (const match of text.matchAll(INVISIBLE)) {
+  for (const match of hidden(text)) {
     if (match.index > at) pieces.push(text.slice(at, match.index));
     pieces.push(describe(match[0]));
     at = match.index + match[0].length;
