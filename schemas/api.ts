@@ -53,11 +53,32 @@ export const ChangedEvent = z.object({ type: z.literal('changed'), file: ReviewF
 /** The header a viewer sends with its note writes to name itself (see ChangedEvent.by). */
 export const VIEWER_HEADER = 'x-involut-viewer';
 
-/** `PUT /api/notes/:key`: the server stamps `at`; an empty (or blank) `text` deletes the note. */
-export const NotePut = z.strictObject(Note.omit({ at: true }).shape);
+/** A note as a writer last saw it in notes.json: what a write compares against. */
+export const NoteSeen = z.object({ text: z.string(), at: z.string() });
+
+/**
+ * `PUT /api/notes/:key`: the server stamps `at`; an empty (or blank) `text` deletes the note.
+ * The write is a compare-and-swap: `seen` is the note under this key as the writer last read
+ * it (`null`: there was none). When notes.json holds something else there now, the write is
+ * refused with a NoteConflict; changes to other keys never refuse it, they are kept.
+ */
+export const NotePut = z.strictObject({ ...Note.omit({ at: true }).shape, seen: NoteSeen.nullable() });
 
 /** The answer to a note write: the note as stored, or `null` when it was deleted. */
 export const NotePutResult = z.object({ key: z.string(), note: Note.nullable() });
+
+/** 409 to a note write whose `seen` is no longer what notes.json holds: `current` is what it holds. */
+export const NoteConflict = z.object({
+  error: z.object({ code: z.literal('note-conflict'), message: z.string() }),
+  current: Note.nullable(),
+});
+
+/**
+ * An unsent note draft as the server keeps it for the viewer (`PUT /api/drafts/:key`,
+ * `GET /api/drafts`): what the reader typed and the note it was typed over.
+ */
+export const Draft = z.object({ key: z.string().min(1), body: Note.omit({ at: true }), seen: NoteSeen.nullable() });
+export const DraftList = z.object({ drafts: z.array(Draft) });
 
 /** `GET /api/freshness`: has the working state moved since the capture? */
 export const Freshness = z.object({
@@ -92,6 +113,10 @@ export type ReviewFile = z.infer<typeof ReviewFile>;
 export type ChangedEvent = z.infer<typeof ChangedEvent>;
 export type NotePut = z.infer<typeof NotePut>;
 export type NotePutResult = z.infer<typeof NotePutResult>;
+export type NoteSeen = z.infer<typeof NoteSeen>;
+export type NoteConflict = z.infer<typeof NoteConflict>;
+export type Draft = z.infer<typeof Draft>;
+export type DraftList = z.infer<typeof DraftList>;
 export type Freshness = z.infer<typeof Freshness>;
 export type SinceLast = z.infer<typeof SinceLast>;
 export type ApiError = z.infer<typeof ApiError>;

@@ -26,3 +26,32 @@ export const Notes = z.looseObject({
 export type NoteKind = z.infer<typeof NoteKind>;
 export type Note = z.infer<typeof Note>;
 export type Notes = z.infer<typeof Notes>;
+
+/**
+ * A notes record with no prototype, so that any key is just a key: `__proto__`,
+ * `constructor` and `toString` included. Every reader and writer of notes, on the
+ * server, in the viewer and in the CLI, holds notes in one of these.
+ */
+export function noteRecord(entries: Iterable<[string, Note]> = []): Record<string, Note> {
+  const record = Object.create(null) as Record<string, Note>;
+  for (const [key, note] of entries) setNote(record, key, note);
+  return record;
+}
+
+/** Sets one entry as a plain own property (assignment to `__proto__` would set the prototype instead). */
+export function setNote(record: Record<string, Note>, key: string, note: Note): void {
+  Object.defineProperty(record, key, { value: note, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * Validates a parsed notes.json and returns it with its notes in a `noteRecord`. zod
+ * builds records by assignment, which turns a `__proto__` entry into the prototype and
+ * loses it, so the entries are taken from the JSON's own keys, each validated alone.
+ */
+export function parseNotes(value: unknown): ReturnType<typeof Notes.safeParse> {
+  const parsed = Notes.safeParse(value);
+  if (!parsed.success) return parsed;
+  const raw = (value as { notes: Record<string, unknown> }).notes;
+  const notes = noteRecord(Object.keys(raw).map((key) => [key, Note.parse(raw[key])]));
+  return { ...parsed, data: { ...parsed.data, notes } };
+}

@@ -1,7 +1,8 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { InvolutError } from './errors';
 import type { EventHub } from './event-hub';
 import type { Repo } from './git/repo';
+import type { DraftsStore } from './drafts-store';
 import type { NotesStore } from './notes-store';
 import { PathRefused } from './paths';
 import type { ReviewFiles } from './review-files';
@@ -13,13 +14,15 @@ import { healthRoutes } from './routes/health';
 import { NOTE_BODY_LIMIT, noteRoutes } from './routes/notes';
 import { sinceLastRoutes } from './routes/since-last';
 import { viewerRoutes } from './routes/viewer';
-import { guardRequests, refuse, requireToken, type SecurityOptions } from './security';
+import { guardRequests, isApiPath, refuse, requireToken, securityHeaders, type Refusal, type SecurityOptions } from './security';
 
 /** What every route reads or writes through: the repository, the review files, the notes writer, the event streams. */
 export interface AppContext {
   repo: Repo;
   files: ReviewFiles;
   notes: NotesStore;
+  /** The reader's unsent drafts, kept per repository outside it. */
+  drafts: DraftsStore;
   hub: EventHub;
 }
 
@@ -35,17 +38,31 @@ const CLIENT_ERRORS: Record<number, string> = { 400: 'bad-request', 404: 'not-fo
 
 /** Registers every route and guard and returns the app without listening (tests use `app.inject()`). */
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: NOTE_BODY_LIMIT });
-  const context: AppContext = { repo: options.repo, files: options.files, notes: options.notes, hub: options.hub };
+  // The router refuses some requests (a path that is not valid percent-encoding) before any
+  // hook runs: they still get the Host check, the security headers and Involut's error shape.
+  let hostRefusal: ((request: FastifyRequest) => Refusal | null) | null = null;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: NOTE_BODY_LIMIT,
+    frameworkErrors: (error, request, reply) => {
+      reply.headers(securityHeaders(isApiPath(request.raw.url ?? '')));
+      const refusal = hostRefusal?.(request);
+      const bad = error.code === 'FST_ERR_BAD_URL';
+      if (refusal) void refuse(reply, refusal.status, refusal.code, refusal.message);
+      else void refuse(reply, 400, bad ? 'bad-path' : 'bad-request', bad ? 'The request path is not valid percent-encoding.' : 'The request could not be read.');
+    },
+  });
+  const context: AppContext = { repo: options.repo, files: options.files, notes: options.notes, drafts: options.drafts, hub: options.hub };
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error instanceof PathRefused) return refuse(reply, 400, 'bad-path', error.message);
+    if (error instanceof InvolutError && error.code === 'review-unsafe') return refuse(reply, 403, error.code, error.message);
     const status = error.statusCode ?? 500;
     if (status < 500) return refuse(reply, status, CLIENT_ERRORS[status] ?? 'bad-request', error.message);
     options.onInternalError?.(error);
     const message = error instanceof InvolutError ? error.message : 'Involut failed to answer; the terminal running it shows why.';
     return refuse(reply, 500, 'internal', message);
   });
-  guardRequests(app, options);
+  hostRefusal = guardRequests(app, options);
   await app.register(
     async (api) => {
       api.addHook('onRequest', requireToken(options.tokenHash));

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { version } from '../package.json';
-import { InvolutError } from './errors';
+import { InvolutError, machineFault } from './errors';
 import { Output } from './output';
 
 const HELP = `involut ${version}: review what a coding agent changed
@@ -197,7 +197,8 @@ function usageMessage(error: unknown): string {
   return text.split('\n')[0]!.replace(/\.$/, '');
 }
 
-function report(error: unknown, out: Output): number {
+function report(thrown: unknown, out: Output): number {
+  const error = machineFault(thrown) ?? thrown;
   const known = error instanceof InvolutError;
   const code = known ? error.code : 'internal';
   const message = known

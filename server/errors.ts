@@ -6,6 +6,10 @@ export type ErrorCode =
   | 'no-previous-round'
   | 'review-not-folder'
   | 'review-not-writable'
+  | 'review-unsafe'
+  | 'disk-full'
+  | 'permission-denied'
+  | 'read-only-disk'
   | 'bad-config'
   | 'git-failed'
   | 'port-taken'
@@ -24,4 +28,17 @@ export class InvolutError extends Error {
     super(message);
     this.name = 'InvolutError';
   }
+}
+
+/**
+ * A failure of the machine (disk full, permission denied, a read-only file system) as one
+ * sentence naming the file and what to do; null for any other error.
+ */
+export function machineFault(error: unknown): InvolutError | null {
+  const { code, path } = (error ?? {}) as NodeJS.ErrnoException;
+  const file = path ?? 'a file under .review/';
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new InvolutError('disk-full', `The disk holding ${file} is full; free some space and run the command again.`);
+  if (code === 'EACCES' || code === 'EPERM') return new InvolutError('permission-denied', `Involut may not write ${file} (permission denied); fix its permissions and run the command again.`);
+  if (code === 'EROFS') return new InvolutError('read-only-disk', `${file} is on a read-only file system; run the command where it can write.`);
+  return null;
 }

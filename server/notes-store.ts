@@ -1,15 +1,18 @@
-import type { NotePut, NotePutResult } from '../schemas/api';
-import { Notes, type Note } from '../schemas/notes';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import type { NotePut, NotePutResult, NoteSeen } from '../schemas/api';
+import { noteRecord, parseNotes, setNote, type Note } from '../schemas/notes';
+import { InvolutError } from './errors';
 import { localIsoTime } from './emit/time';
-import { writeFileAtomic } from './review-dir';
-import { issuesOf, readSettled, sha256 } from './review-files';
+import { assertNoLinks, commitTemporary, writeTemporary, type ReviewDir } from './review-dir';
+import { issuesOf, readBytes, readSettled, sha256 } from './review-files';
 
-/** A note write the server refuses; `status` is the HTTP status to answer with. */
+/** A note write the server refuses; `status` is the HTTP status to answer with, `extra` more of the body. */
 export class NoteRefused extends Error {
   constructor(
-    readonly status: 400 | 409,
+    readonly status: 400 | 403 | 409 | 503 | 507,
     readonly code: string,
     message: string,
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = 'NoteRefused';
@@ -18,12 +21,14 @@ export class NoteRefused extends Error {
 
 const LINE_KEY = /^line:(.+):([+-])([1-9]\d*)$/;
 const MAX_KEY_LENGTH = 4096;
+/** How many times a write is merged again because notes.json changed under it before giving up. */
+const MAX_ATTEMPTS = 50;
+const FILE = '.review/notes.json';
 
 /** Checks a note key: a card id, `file:<ref>`, or `line:<ref>:<side><n>` (side `+` new, `-` old). */
 export function checkNoteKey(key: string): string {
   if (key === '' || key.length > MAX_KEY_LENGTH) throw new NoteRefused(400, 'bad-key', 'A note key must be 1 to 4096 characters.');
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(key)) throw new NoteRefused(400, 'bad-key', 'A note key cannot contain control characters.');
+  if (/\p{Cc}/u.test(key)) throw new NoteRefused(400, 'bad-key', 'A note key cannot contain control characters.');
   if (key.startsWith('file:') && key.length === 'file:'.length) throw new NoteRefused(400, 'bad-key', "A 'file:' key needs a ref.");
   if (key.startsWith('line:') && !LINE_KEY.test(key)) {
     throw new NoteRefused(400, 'bad-key', "A line key reads 'line:<ref>:+<n>' (new side) or 'line:<ref>:-<n>' (old side), n from 1.");
@@ -31,22 +36,39 @@ export function checkNoteKey(key: string): string {
   return key;
 }
 
+/** The file as read for a write: its exact bytes (null when missing) and its parsed document. */
+interface Current {
+  bytes: Buffer | null;
+  doc: Record<string, unknown> & { notes: Record<string, Note> };
+}
+
 /**
- * The only writer of notes.json. Writes go one at a time (read, change one key, write
- * through a temporary file and a rename), so concurrent writes to different keys all
- * survive and no reader ever sees half a file. A notes.json that does not parse or
- * fails the schema is never overwritten: it may hold notes only its author can fix.
+ * The only writer of notes.json. Writes go one at a time, each a compare-and-swap: the
+ * note under the key must still be what the writer saw (else 409 with what is there
+ * now), other keys are kept as they are on disk, and the file must still hold the bytes
+ * the write was merged from right before the rename, else the merge is made again. The
+ * file and its folder are synced before a write is acknowledged. A notes.json that does
+ * not parse, fails the schema, is read-only or belongs to another user is never replaced.
  */
 export class NotesStore {
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly ownWrites: string[] = [];
+  /** Hashes of the bytes this server wrote during the current run of writes (only the newest once none is under way). */
+  private ownWrites: string[] = [];
+  private pending = 0;
+  private readonly file: string;
 
-  constructor(private readonly file: string) {}
+  constructor(private readonly review: ReviewDir) {
+    this.file = review.notes;
+  }
 
   put(key: string, body: NotePut): Promise<NotePutResult> {
     checkNoteKey(key);
+    this.pending += 1;
     const run = this.queue.then(() => this.apply(key, body));
-    this.queue = run.catch(() => {});
+    this.queue = run.catch(() => {}).then(() => {
+      this.pending -= 1;
+      if (this.pending === 0) this.ownWrites = this.ownWrites.slice(-1);
+    });
     return run;
   }
 
@@ -59,51 +81,135 @@ export class NotesStore {
     } while (seen !== this.queue);
   }
 
-  /** True when these bytes are what the server itself wrote last, so no one else changed the file. */
+  /**
+   * True when these bytes are what the server itself wrote, so no one else changed the
+   * file. Once no write is under way only the newest counts: bytes the server wrote
+   * earlier, found again later, are an older copy someone put back, and viewers must hear of it.
+   */
   isOwnWrite(hash: string | null): boolean {
     return hash !== null && this.ownWrites.includes(hash);
   }
 
   private async apply(key: string, body: NotePut): Promise<NotePutResult> {
-    const doc = await this.readCurrent();
-    const notes = doc.notes as Record<string, Note>;
-    if (body.text.trim() === '') {
-      if (!Object.hasOwn(notes, key)) return { key, note: null };
-      delete notes[key];
-      await this.write(doc);
-      return { key, note: null };
+    try {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+        const result = await this.attempt(key, body);
+        if (result) return result;
+      }
+    } catch (error) {
+      throw faultSentence(error);
     }
-    const note: Note = { title: body.title, refs: body.refs, text: body.text, at: localIsoTime() };
-    if (body.quote !== undefined) note.quote = body.quote;
-    if (body.kind !== undefined) note.kind = body.kind;
-    // defineProperty, not `=`: a key such as `__proto__` must stay a plain entry.
-    Object.defineProperty(notes, key, { value: note, enumerable: true, writable: true, configurable: true });
-    await this.write(doc);
+    throw new NoteRefused(503, 'notes-busy', `${FILE} kept changing while the note was written; the note is kept in the viewer and sent again when you type.`);
+  }
+
+  /** One read-merge-write; null when notes.json changed before the rename, so the merge must be made again. */
+  private async attempt(key: string, body: NotePut): Promise<NotePutResult | null> {
+    const current = await this.readCurrent();
+    const notes = current.doc.notes;
+    const there = Object.hasOwn(notes, key) ? notes[key]! : null;
+    const { seen, ...fields } = body;
+    const deleting = fields.text.trim() === '';
+    if (deleting ? there === null : there !== null && there.text === fields.text) {
+      return { key, note: there }; // already what was asked (a write sent twice, or two tabs agreeing)
+    }
+    if (!sameNote(there, seen)) {
+      const message = there
+        ? "This note was changed elsewhere since you last saw it; choose which text to keep."
+        : 'This note was deleted elsewhere since you opened it; write it again to keep it.';
+      throw new NoteRefused(409, 'note-conflict', message, { current: there });
+    }
+    let note: Note | null = null;
+    if (deleting) delete notes[key];
+    else {
+      note = { title: fields.title, refs: fields.refs, text: fields.text, at: noteTime(there) };
+      if (fields.quote !== undefined) note.quote = fields.quote;
+      if (fields.kind !== undefined) note.kind = fields.kind;
+      setNote(notes, key, note);
+    }
+    const text = `${JSON.stringify(current.doc, null, 2)}\n`;
+    await mkdir(this.review.dir, { recursive: true });
+    await assertNoLinks(this.review, this.file);
+    const temporary = await writeTemporary(this.file, text);
+    try {
+      // Someone else (an editor, another process) wrote notes.json since it was read: merge again.
+      const now = await readBytes(this.file);
+      if (!sameBytes(now, current.bytes)) return null;
+      // Remembered before the rename, so a watcher event racing the write already knows it.
+      this.ownWrites.push(sha256(text));
+      await commitTemporary(temporary, this.file);
+    } finally {
+      await rm(temporary, { force: true });
+    }
     return { key, note };
   }
 
   /** The file as it is on disk (unknown fields kept as they are), or a new empty one. */
-  private async readCurrent(): Promise<Record<string, unknown> & { notes: unknown }> {
+  private async readCurrent(): Promise<Current> {
+    await assertNoLinks(this.review, this.file);
+    await this.assertOwnFile();
     const read = await readSettled(this.file);
-    if (read.bytes === null) return { contract: 1, notes: {} };
+    if (read.bytes === null) return { bytes: null, doc: { contract: 1, notes: noteRecord() } };
     if ('error' in read) {
       const where = read.error.line ? ` (line ${read.error.line}, column ${read.error.column})` : '';
-      throw new NoteRefused(409, 'notes-invalid-json', `.review/notes.json does not parse${where}: ${read.error.message}. Fix or remove it; the note was not saved.`);
+      throw new NoteRefused(409, 'notes-invalid-json', `${FILE} does not parse${where}; fix or remove it, the note was not saved.`);
     }
-    const parsed = Notes.safeParse(read.value);
+    const parsed = parseNotes(read.value);
     if (!parsed.success) {
       const first = issuesOf(parsed.error)[0];
       const what = first ? `${first.path.join('.') || '(top)'}: ${first.message}` : 'schema mismatch';
-      throw new NoteRefused(409, 'notes-invalid-schema', `.review/notes.json does not match the notes schema (${what}). Fix or remove it; the note was not saved.`);
+      throw new NoteRefused(409, 'notes-invalid-schema', `${FILE} does not match the notes schema (${what}); fix or remove it, the note was not saved.`);
     }
-    return read.value as Record<string, unknown> & { notes: unknown };
+    return { bytes: read.bytes, doc: { ...(read.value as object), notes: parsed.data.notes } as Current['doc'] };
   }
 
-  private async write(doc: object): Promise<void> {
-    const text = `${JSON.stringify(doc, null, 2)}\n`;
-    // Remembered before the rename, so a watcher event racing the write already knows it.
-    this.ownWrites.push(sha256(text));
-    if (this.ownWrites.length > 16) this.ownWrites.shift();
-    await writeFileAtomic(this.file, text);
+  /** A read-only notes.json, or one another user owns, is the reader's decision: it is never replaced. */
+  private async assertOwnFile(): Promise<void> {
+    const info = await stat(this.file).catch(() => null);
+    if (!info) return;
+    if ((info.mode & 0o222) === 0) {
+      throw new NoteRefused(403, 'notes-read-only', `${FILE} is read-only, so Involut leaves it as it is; make it writable (chmod u+w ${FILE}) to save notes, the note is kept in the viewer meanwhile.`);
+    }
+    const uid = process.getuid?.();
+    if (uid !== undefined && info.uid !== uid) {
+      throw new NoteRefused(403, 'notes-not-yours', `${FILE} belongs to another user (uid ${info.uid}), so Involut leaves it as it is; give it back to you (chown) to save notes, the note is kept in the viewer meanwhile.`);
+    }
   }
+}
+
+/**
+ * When a note is written: local ISO 8601 with milliseconds, and always after the note it
+ * replaces, so a viewer can tell a newer write (another tab's) from an older copy put back.
+ */
+function noteTime(replaced: Note | null, now = new Date()): string {
+  const before = replaced ? Date.parse(replaced.at) : Number.NaN;
+  const at = Number.isFinite(before) && before >= now.getTime() ? new Date(before + 1) : now;
+  const seconds = localIsoTime(at);
+  return `${seconds.slice(0, 19)}.${String(at.getMilliseconds()).padStart(3, '0')}${seconds.slice(19)}`;
+}
+
+function sameNote(there: Note | null, seen: NoteSeen | null): boolean {
+  if (there === null || seen === null) return there === null && seen === null;
+  return there.text === seen.text && there.at === seen.at;
+}
+
+function sameBytes(a: Buffer | null, b: Buffer | null): boolean {
+  return a === null || b === null ? a === b : a.equals(b);
+}
+
+
+/** A failure of the disk, as one sentence naming the file and what to do. */
+function faultSentence(error: unknown): unknown {
+  if (error instanceof NoteRefused) return error;
+  if (error instanceof InvolutError) return new NoteRefused(403, error.code, error.message);
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return new NoteRefused(507, 'disk-full', `The disk holding ${FILE} is full; free some space and type again, the note is kept in the viewer meanwhile.`);
+  }
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new NoteRefused(403, 'notes-permission', `Involut may not write ${FILE} (permission denied); make .review/ writable for you, the note is kept in the viewer meanwhile.`);
+  }
+  if (code === 'EROFS') {
+    return new NoteRefused(403, 'notes-read-only', `${FILE} is on a read-only file system; the note is kept in the viewer, save it once the disk is writable.`);
+  }
+  return error;
 }

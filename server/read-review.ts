@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { CardsState, MaterialState, NotesState } from '../schemas/api';
 import { InvolutError } from './errors';
 import { openRepo } from './git/repo';
-import { reviewDir, type ReviewDir } from './review-dir';
+import { assertReviewDirSafe, type ReviewDir } from './review-dir';
 import { readSettled, toState, type SettledRead } from './review-files';
 
 /** The three review files of a repository, read once, as states, with the parsed JSON of each. */
@@ -23,7 +23,7 @@ export interface ReviewRead {
  */
 export async function readReview(dir: string): Promise<ReviewRead> {
   const root = await repoRoot(dir);
-  const review = reviewDir(root);
+  const review = await assertReviewDirSafe(root);
   const settle = { maxWaitMs: 0 };
   const [material, cards, notes] = await Promise.all([
     readSettled(review.material, settle),

@@ -1,5 +1,5 @@
-import { constants, createWriteStream, type WriteStream } from 'node:fs';
-import { access, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, lstat, mkdir, open, readdir, readFile, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { InvolutError } from './errors';
 
@@ -26,6 +26,51 @@ export function reviewDir(root: string): ReviewDir {
   };
 }
 
+/**
+ * Refuses, with one sentence, a `.review` that Involut must not read, write or serve
+ * through: `.review` itself or anything under it being a symbolic link, or `.review`
+ * resolving outside the repository at `root`. A missing `.review` is fine (it is made
+ * later, as a plain folder). Every command and the server call this before they touch
+ * `.review/`; the server checks each file again as it reads it (`assertNoLinks`).
+ */
+export async function assertReviewDirSafe(root: string): Promise<ReviewDir> {
+  const review = reviewDir(root);
+  const info = await lstat(review.dir).catch(() => null);
+  if (!info) return review;
+  if (info.isSymbolicLink()) throw await linkRefusal(review.dir, '.review');
+  const [realRoot, realReview] = await Promise.all([realpath(root), realpath(review.dir)]);
+  if (realReview !== path.join(realRoot, '.review')) {
+    throw new InvolutError('review-unsafe', `.review resolves to ${realReview}, outside the repository ${realRoot}; Involut writes only inside the repository's own .review/, so move it back and run the command again.`);
+  }
+  if (info.isDirectory()) await refuseLinksUnder(review.dir, '.review');
+  return review;
+}
+
+/** Refuses when `.review`, or any path from it down to `file` (inside it), is a symbolic link. */
+export async function assertNoLinks(review: ReviewDir, file: string): Promise<void> {
+  const parts = path.relative(review.dir, file).split(path.sep).filter((part) => part !== '');
+  let at = review.dir;
+  for (const part of ['', ...parts]) {
+    at = part === '' ? at : path.join(at, part);
+    const info = await lstat(at).catch(() => null);
+    if (!info) return;
+    if (info.isSymbolicLink()) throw await linkRefusal(at, path.join('.review', path.relative(review.dir, at)));
+  }
+}
+
+async function refuseLinksUnder(folder: string, shown: string): Promise<void> {
+  for (const entry of await readdir(folder, { withFileTypes: true })) {
+    const full = path.join(folder, entry.name);
+    if (entry.isSymbolicLink()) throw await linkRefusal(full, `${shown}/${entry.name}`);
+    if (entry.isDirectory()) await refuseLinksUnder(full, `${shown}/${entry.name}`);
+  }
+}
+
+async function linkRefusal(file: string, shown: string): Promise<InvolutError> {
+  const target = await readlink(file).catch(() => '?');
+  return new InvolutError('review-unsafe', `${shown} is a symbolic link (to ${target}); Involut reads and writes only the repository's own .review/, so replace the link with a plain folder or file and run the command again.`);
+}
+
 /** Fails, before anything is written, when `.review` cannot hold the round. */
 export async function assertWritable(review: ReviewDir): Promise<void> {
   const info = await stat(review.dir).catch(() => null);
@@ -40,46 +85,48 @@ export async function assertWritable(review: ReviewDir): Promise<void> {
   }
 }
 
-/** Writes a whole file through a temporary name and a rename, so no reader sees half of it. */
+/**
+ * Writes a whole file through a temporary name and a rename, so no reader sees half of it,
+ * and syncs the file and its folder before returning, so what was acknowledged survives a
+ * power loss.
+ */
 export async function writeFileAtomic(file: string, data: string | Buffer): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const temporary = temporaryName(file);
+  const temporary = await writeTemporary(file, data);
   try {
-    await writeFile(temporary, data);
-    await rename(temporary, file);
+    await commitTemporary(temporary, file);
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
   }
 }
 
-/** A file written piece by piece that appears, whole, only on `commit()`. */
-export class AtomicWriter {
-  private readonly temporary: string;
-  private readonly out: WriteStream;
-
-  private constructor(private readonly file: string) {
-    this.temporary = temporaryName(file);
-    this.out = createWriteStream(this.temporary);
+/** Writes `data` to a new temporary file beside `file`, synced to disk; returns its path. */
+export async function writeTemporary(file: string, data: string | Buffer): Promise<string> {
+  const temporary = temporaryName(file);
+  let handle: FileHandle | null = null;
+  try {
+    handle = await open(temporary, 'wx', 0o644);
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (error) {
+    await handle?.close().catch(() => {});
+    await rm(temporary, { force: true });
+    throw error;
+  } finally {
+    await handle?.close().catch(() => {});
   }
+  return temporary;
+}
 
-  static async open(file: string): Promise<AtomicWriter> {
-    await mkdir(path.dirname(file), { recursive: true });
-    return new AtomicWriter(file);
-  }
-
-  async write(text: string): Promise<void> {
-    if (!this.out.write(text)) await new Promise<void>((resolve) => this.out.once('drain', () => resolve()));
-  }
-
-  async commit(): Promise<void> {
-    await new Promise<void>((resolve, reject) => this.out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-    await rename(this.temporary, this.file);
-  }
-
-  async abort(): Promise<void> {
-    this.out.destroy();
-    await rm(this.temporary, { force: true });
+/** Renames a synced temporary file onto `file` and syncs the folder, so the rename itself is on disk. */
+export async function commitTemporary(temporary: string, file: string): Promise<void> {
+  await rename(temporary, file);
+  const folder = await open(path.dirname(file), 'r');
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
   }
 }
 
@@ -92,6 +139,9 @@ export async function readJsonOrNull(file: string): Promise<unknown> {
   }
 }
 
+let temporaries = 0;
+
 function temporaryName(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  temporaries += 1;
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.${temporaries}.tmp`);
 }

@@ -4,9 +4,9 @@ import type { z } from 'zod';
 import type { CardsState, InvalidCard, Issue, MaterialState, NotesState, ReviewFile } from '../schemas/api';
 import { Card, CardsFrame } from '../schemas/cards';
 import { Material, type MaterialEntry } from '../schemas/material';
-import { Notes } from '../schemas/notes';
+import { parseNotes } from '../schemas/notes';
 import { jsonErrorOffset } from './json-position';
-import type { ReviewDir } from './review-dir';
+import { assertNoLinks, type ReviewDir } from './review-dir';
 
 /** What a read of one review file found: its state and a hash of its bytes (null when missing). */
 export interface Snapshot<S> {
@@ -68,6 +68,7 @@ export class ReviewFiles {
 
   async read<F extends ReviewFile>(file: F): Promise<Snapshot<StateOf[F]>> {
     const path = this.review[file];
+    await assertNoLinks(this.review, path);
     const before = await signature(path);
     const cached = this.cache.get(file);
     if (cached && before !== null && cached.signature === before) return cached.snapshot as Snapshot<StateOf[F]>;
@@ -82,6 +83,7 @@ export class ReviewFiles {
 
   /** A hash of the file's bytes as they are now (null when missing), without parsing them. */
   async hash(file: ReviewFile): Promise<string | null> {
+    await assertNoLinks(this.review, this.review[file]);
     const bytes = await readBytes(this.review[file]);
     return bytes ? sha256(bytes) : null;
   }
@@ -103,8 +105,7 @@ export function toState<F extends ReviewFile>(file: F, read: SettledRead): State
   if (read.bytes === null) return { state: 'missing' } as StateOf[F];
   if ('error' in read) return read.error as StateOf[F];
   if (file === 'cards') return cardsState(read.value) as StateOf[F];
-  const schema: z.ZodType = file === 'material' ? Material : Notes;
-  const parsed = schema.safeParse(read.value);
+  const parsed = file === 'material' ? Material.safeParse(read.value) : parseNotes(read.value);
   return (parsed.success ? { state: 'ok', data: parsed.data } : invalidSchema(parsed.error)) as StateOf[F];
 }
 
@@ -134,18 +135,52 @@ function invalidSchema(error: z.ZodError): { state: 'invalid-schema'; issues: Is
   return { state: 'invalid-schema', issues: issuesOf(error) };
 }
 
-/** Parses JSON bytes; on failure, the parser's message and its 1-based line and column. */
+/** How deep a review file may nest; the contract's files need a handful of levels, a render payload a few more. */
+export const MAX_JSON_DEPTH = 256;
+/** The message of a file refused for its nesting (a state, not a crash: deeper JSON overflows the stack where it is used). */
+export const TOO_DEEP = `nested deeper than ${MAX_JSON_DEPTH} levels, which Involut does not read`;
+
+/**
+ * Parses JSON bytes; on failure, the parser's message (never quoting the file: it may be
+ * anything, /etc/passwd through a link) and its 1-based line and column.
+ */
 export function parseJson(bytes: Buffer): { value: unknown } | { error: InvalidJsonState } {
   const text = bytes.toString('utf8');
+  let value: unknown;
   try {
-    return { value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const at = /at position (\d+)/.exec(message);
     const offset = jsonErrorOffset(text) ?? (at ? Number(at[1]) : null);
     const { line, column } = offset === null ? { line: null, column: null } : lineAndColumn(text, offset);
-    return { error: { state: 'invalid-json', message, line, column } };
+    return { error: { state: 'invalid-json', message: withoutContent(message), line, column } };
   }
+  if (depthOf(value) > MAX_JSON_DEPTH) return { error: { state: 'invalid-json', message: TOO_DEEP, line: null, column: null } };
+  return { value };
+}
+
+/** V8's message without the piece of the file it quotes (`Unexpected token 'r', "root:x:0:0"... is not valid JSON`). */
+function withoutContent(message: string): string {
+  return message
+    .replace(/, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, '')
+    // The token is kept when it is JSON's own punctuation, which says where the grammar broke and nothing of the file.
+    .replace(/^Unexpected token '([\s\S]*?)'(?=$| in JSON)/, (whole, token: string) => (/^[{}[\],:"]$/.test(token) ? whole : 'Unexpected character'))
+    .replace(/^(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, 'Not valid JSON');
+}
+
+/** How deeply a parsed JSON value nests, without recursion. */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth > deepest) deepest = depth;
+    if (deepest > MAX_JSON_DEPTH) return deepest;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
@@ -158,7 +193,7 @@ export function sha256(bytes: Buffer | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-async function readBytes(file: string): Promise<Buffer | null> {
+export async function readBytes(file: string): Promise<Buffer | null> {
   try {
     return await readFile(file);
   } catch (error) {

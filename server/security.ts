@@ -42,7 +42,7 @@ export interface SecurityOptions {
   tokenHash: Buffer;
   /** The port clients reach; default: the port the app listens on. */
   port?: number;
-  /** The `--host` the server was bound to, when it is not a loopback address. */
+  /** The `--host` the server was bound to (any loopback address, or another the user chose). */
   host?: string;
 }
 
@@ -53,7 +53,7 @@ export interface SecurityOptions {
  */
 export function allowedHosts(port: number, host?: string): Set<string> {
   const names = [...LOOPBACK_NAMES];
-  if (host && !isLoopback(host)) {
+  if (host) {
     if (host === '0.0.0.0' || host === '::') {
       for (const list of Object.values(os.networkInterfaces())) {
         for (const address of list ?? []) names.push(address.family === 'IPv6' ? `[${address.address}]` : address.address);
@@ -67,8 +67,19 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** Host on every request, Origin on every state-changing one, security headers on every answer. */
-export function guardRequests(app: FastifyInstance, options: SecurityOptions): void {
+/** A refusal: the status, code and sentence to answer with. */
+export interface Refusal {
+  status: number;
+  code: string;
+  message: string;
+}
+
+/**
+ * Host on every request, Origin on every state-changing one, security headers on every
+ * answer. Returns the check of a request's host, for the requests the router itself
+ * refuses before any hook runs (a path that is not valid percent-encoding).
+ */
+export function guardRequests(app: FastifyInstance, options: SecurityOptions): (request: FastifyRequest) => Refusal | null {
   let hosts: Set<string> | null = null;
   const hostsNow = () => {
     if (hosts) return hosts;
@@ -78,16 +89,35 @@ export function guardRequests(app: FastifyInstance, options: SecurityOptions): v
     if (port > 0) hosts = names;
     return names;
   };
-  app.addHook('onRequest', async (request, reply) => {
+  const hostRefusal = (request: FastifyRequest): Refusal | null => {
     const host = (request.headers.host ?? '').toLowerCase();
-    if (!hostsNow().has(host)) return refuse(reply, 403, 'forbidden-host', `Host '${host}' is not this server; open the URL Involut printed.`);
+    if (!hostsNow().has(host)) return { status: 403, code: 'forbidden-host', message: `Host '${host.slice(0, 100)}' is not this server; open the URL Involut printed.` };
+    // An absolute-form request line (`GET http://other/...`) names its own host, which wins over Host.
+    const target = request.raw.url ?? '';
+    if (!target.startsWith('/')) {
+      const named = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(target)?.[1]?.toLowerCase();
+      if (named !== host) return { status: 403, code: 'forbidden-host', message: 'The request line names another server than this one; open the URL Involut printed.' };
+    }
+    return null;
+  };
+  app.addHook('onRequest', async (request, reply) => {
+    const refusal = hostRefusal(request);
+    if (refusal) return refuse(reply, refusal.status, refusal.code, refusal.message);
+    const host = (request.headers.host ?? '').toLowerCase();
     if (!SAFE_METHODS.has(request.method) && request.headers.origin !== `http://${host}`) {
       return refuse(reply, 403, 'forbidden-origin', 'A write must come from the viewer this server serves (Origin missing or foreign).');
     }
   });
   app.addHook('onSend', async (request, reply) => {
-    reply.headers(securityHeaders(request.url.startsWith('/api')));
+    reply.headers(securityHeaders(isApiPath(request.raw.url ?? '')));
   });
+  return hostRefusal;
+}
+
+/** Whether a request target (origin- or absolute-form) is under `/api`. */
+export function isApiPath(target: string): boolean {
+  const path = target.startsWith('/') ? target : target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
+  return path === '/api' || path.startsWith('/api/') || path.startsWith('/api?');
 }
 
 /** Headers on every answer (a hijacked stream such as the event stream sets them itself). */
@@ -115,6 +145,6 @@ export function requireToken(tokenHash: Buffer) {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
-export function refuse(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send({ error: { code, message } });
+export function refuse(reply: FastifyReply, status: number, code: string, message: string, extra: Record<string, unknown> = {}): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send({ error: { code, message }, ...extra });
 }

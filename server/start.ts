@@ -5,12 +5,13 @@ import { createApp } from './app';
 import { InvolutError } from './errors';
 import { EventHub } from './event-hub';
 import { openRepo } from './git/repo';
+import { DraftsStore } from './drafts-store';
 import { NotesStore } from './notes-store';
 import { packageRoot } from './package-root';
-import { reviewDir } from './review-dir';
+import { assertReviewDirSafe } from './review-dir';
 import { ReviewFiles } from './review-files';
 import { forgetServer, recordServer, type ServerRecord } from './running-servers';
-import { hashToken, isLoopback, mintToken } from './security';
+import { hashToken, mintToken } from './security';
 import { ReviewWatcher } from './watch';
 import { localIsoTime } from './emit/time';
 
@@ -45,17 +46,18 @@ export interface RunningServer {
 /** Builds the app, listens, watches `.review/` and records the server for a second `involut`. */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const repo = await openRepo(options.repo);
-  const review = reviewDir(repo.root);
+  const review = await assertReviewDirSafe(repo.root);
   const host = options.host ?? '127.0.0.1';
   const token = mintToken();
   const files = new ReviewFiles(review);
-  const notes = new NotesStore(review.notes);
+  const notes = new NotesStore(review);
   const hub = new EventHub();
   const port = await choosePort(host, options.port);
   const app = await createApp({
     repo, files, notes, hub,
+    drafts: new DraftsStore(repo.root),
     tokenHash: hashToken(token),
-    host: isLoopback(host) ? undefined : host,
+    host,
     webRoot: path.join(packageRoot(), 'dist', 'web'),
     onInternalError: options.onError,
   });

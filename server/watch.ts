@@ -86,7 +86,7 @@ export class ReviewWatcher {
 
   private watchReview(): FSWatcher {
     const keep = (p: string) => p === this.dir || (path.dirname(p) === this.dir && BY_NAME.has(path.basename(p)));
-    const watcher = watch(this.dir, { ignoreInitial: true, depth: 0, ignored: (p) => !keep(p) });
+    const watcher = watch(this.dir, { ignoreInitial: true, depth: 0, followSymlinks: false, ignored: (p) => !keep(p) });
     watcher.on('all', (event, p) => {
       if (event === 'unlinkDir' && p === this.dir) void this.rearm();
       const file = path.dirname(p) === this.dir ? BY_NAME.get(path.basename(p)) : undefined;

@@ -68,7 +68,8 @@ function Shell({ review, children }: { review: ReturnType<typeof useReview>; chi
 
 function Round({ review, material, scopeReady }: { review: ReturnType<typeof useReview>; material: Material; scopeReady: boolean }) {
   const entries = material.material;
-  const notes = useNotes(api, review.notes, scopeReady);
+  const notes = useNotes(api, { state: review.notes, seq: review.notesSeq, refetch: () => review.refetch('notes') }, scopeReady);
+  useNewToken(review.refetchAll, notes.retry);
   const reading = useReading();
   const { isViewed, setViewed } = useViewed();
   const [format, setFormat] = useStored<DiffFormat>('format', 'line-by-line');
@@ -170,6 +171,23 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
       </div>
     </ThreadsContext.Provider>
   );
+}
+
+/**
+ * A new URL pasted into this tab (a server started again on the same port has a new
+ * token) changes only the fragment: the token is taken at once, everything is read again
+ * with it and unsent drafts go out, without a reload.
+ */
+function useNewToken(refetchAll: () => void, retry: () => void) {
+  useEffect(() => {
+    const taken = () => {
+      api.setToken(sessionToken());
+      refetchAll();
+      retry();
+    };
+    window.addEventListener('hashchange', taken);
+    return () => window.removeEventListener('hashchange', taken);
+  }, [refetchAll, retry]);
 }
 
 /** Focuses the note box of the current file, or else the first one on screen. */

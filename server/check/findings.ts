@@ -10,6 +10,7 @@ import { TreePayload } from '../../schemas/renders/tree';
 import { diffLines } from '../../src/model/diff-lines';
 import { placeMarks } from '../../src/model/marks';
 import { describeIssue, fixForCardField, fixForFrameField } from './issues';
+import { TOO_DEEP } from '../review-files';
 
 /** One thing `involut check` found: where, what, and how to fix it. */
 export interface Finding {
@@ -62,7 +63,8 @@ export function checkReview({ cards, notes, material, raw }: CheckInput): Findin
     return findings;
   }
   if (cards.state === 'invalid-json') {
-    findings.push(err('not-json', `cards.json is not valid JSON ${position(cards)} (${parserMessage(cards.message)}).`, 'Fix the JSON there, and write the file whole (a temporary file, then a rename).'));
+    if (cards.message === TOO_DEEP) findings.push(err('too-deep', `cards.json is ${TOO_DEEP}, so the viewer cannot show it.`, 'Write the nested data flatter (a render payload lists nodes and edges, it does not nest them).'));
+    else findings.push(err('not-json', `cards.json is not valid JSON ${position(cards)} (${parserMessage(cards.message)}).`, 'Fix the JSON there, and write the file whole (a temporary file, then a rename).'));
     return findings;
   }
   if (cards.state === 'invalid-schema') {
@@ -174,6 +176,7 @@ function unclaimed(material: Material, cards: Card[]): Finding[] {
 
 function checkNotes(notes: NotesState, value: unknown): Finding[] {
   if (notes.state === 'invalid-json') {
+    if (notes.message === TOO_DEEP) return [err('notes-too-deep', `notes.json is ${TOO_DEEP}, so the viewer cannot show it or save notes.`, NOTES_FIX, undefined, 'notes.json')];
     return [err('notes-not-json', `notes.json is not valid JSON ${position(notes)} (${parserMessage(notes.message)}).`, NOTES_FIX, undefined, 'notes.json')];
   }
   if (notes.state === 'invalid-schema') {

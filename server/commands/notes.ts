@@ -1,4 +1,4 @@
-import type { Note, Notes } from '../../schemas/notes';
+import { noteRecord, setNote, type Notes } from '../../schemas/notes';
 import { notesPrompt } from '../../src/model/prompt';
 import { noteThreads } from '../../src/model/threads';
 import { InvolutError } from '../errors';
@@ -33,15 +33,15 @@ export async function notes(flags: NotesFlags, out: Output): Promise<void> {
     out.result(state.state === 'ok' ? read.raw.notes : NO_NOTES, () => []);
     return;
   }
-  const all = state.state === 'ok' ? state.data.notes : {};
+  const all = state.state === 'ok' ? state.data.notes : noteRecord();
   const validCards = cards.state === 'ok' ? cards.data.cards : [];
   if (cards.state === 'invalid-json' || cards.state === 'invalid-schema') {
     out.warn('cards.json cannot be read, so no note shows the cards that address it; run `involut check` to see why.');
   }
   const entries = material.state === 'ok' ? material.data.material : undefined;
   const threads = noteThreads(all, validCards, material.state === 'ok' ? material.data.generated : null);
-  const shown: Record<string, Note> = {};
-  for (const [key, note] of Object.entries(all)) if (flags.all || !threads.get(key)?.answered) shown[key] = note;
+  const shown = noteRecord();
+  for (const [key, note] of Object.entries(all)) if (flags.all || !threads.get(key)?.answered) setNote(shown, key, note);
   const total = Object.keys(all).length;
   const answered = [...threads.values()].filter((t) => t.answered).length;
   out.result(null, () => {

@@ -10,7 +10,7 @@ import { diffTrees, ZERO_OID, type RawChange } from '../git/diff';
 import { commitsByPath, type Commit } from '../git/log';
 import { BlobReader, blobSizes } from '../git/objects';
 import type { Repo } from '../git/repo';
-import { assertWritable, reviewDir, type ReviewDir } from '../review-dir';
+import { assertReviewDirSafe, assertWritable, type ReviewDir } from '../review-dir';
 import { resolveBase, type Base, type BaseOptions } from './base';
 import { buildEntry, type EntryFacts } from './entry';
 import { isGenerated } from './generated';
@@ -63,7 +63,7 @@ export interface EmitHooks {
  * the round is known to be in the repository.
  */
 export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHooks = {}): Promise<RoundSummary> {
-  const review = reviewDir(repo.root);
+  const review = await assertReviewDirSafe(repo.root);
   await assertWritable(review);
   // What git is asked here only reads; a base that cannot be resolved leaves everything as it was.
   const choose = async () => resolveBase(repo, options, await readBegin(review), await lastFinishedRound(review));
@@ -114,7 +114,7 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
 
 /** `involut rounds --begin`: captures the working state as the base of the next round. */
 export async function recordBegin(repo: Repo, hooks: EmitHooks = {}): Promise<BeginRecord> {
-  const review = reviewDir(repo.root);
+  const review = await assertReviewDirSafe(repo.root);
   await assertWritable(review);
   const unlock = await openReview(repo, review, (pid) => hooks.onWait?.(pid));
   try {

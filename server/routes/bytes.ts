@@ -6,6 +6,7 @@ import type { AppContext } from '../app';
 import { contentTypeOf } from '../content-type';
 import { readBlobStream } from '../git/blob-stream';
 import { checkRelativePath, decodeTail, insideFolder } from '../paths';
+import { assertNoLinks } from '../review-dir';
 import { refuse } from '../security';
 
 /** `GET /api/blob/<path>` (before copies in `.review/blobs/`) and `GET /api/after/<ref>` (after bytes from the captured tree). */
@@ -14,6 +15,8 @@ export function byteRoutes(api: FastifyInstance, context: AppContext): void {
     const relative = decodeTail(request.raw.url ?? '', '/api/blob/');
     const blobs = context.files.review.blobs;
     const file = insideFolder(blobs, relative);
+    // Neither .review, nor blobs/, nor anything under it may be a link: nothing is served through one.
+    await assertNoLinks(context.files.review, file);
     // A symlink inside blobs/ must not lead out of it.
     const real = await realpath(file).catch(() => null);
     const realBlobs = await realpath(blobs).catch(() => null);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { NotePut, VIEWER_HEADER } from '../../schemas/api';
+import { Draft, NotePut, VIEWER_HEADER } from '../../schemas/api';
 import type { AppContext } from '../app';
 import { NoteRefused } from '../notes-store';
 import { decodeTail } from '../paths';
@@ -19,18 +19,30 @@ export function noteRoutes(api: FastifyInstance, context: AppContext): void {
     const body = NotePut.safeParse(request.body);
     if (!body.success) {
       const first = issuesOf(body.error)[0];
-      return refuse(reply, 400, 'bad-note', `The note body is not { text, title, refs, quote?, kind? }: ${first?.path.join('.') || '(body)'}: ${first?.message}.`);
+      return refuse(reply, 400, 'bad-note', `The note body is not { text, title, refs, quote?, kind?, seen }: ${first?.path.join('.') || '(body)'}: ${first?.message}.`);
     }
     try {
       const key = decodeTail(request.raw.url ?? '', '/api/notes/');
       const result = await context.notes.put(key, body.data);
+      await context.drafts.written(key, body.data.text).catch(() => {});
       // The watcher ignores the server's own writes; other open viewers still hear of them.
       const viewer = request.headers[VIEWER_HEADER];
       context.hub.broadcast({ type: 'changed', file: 'notes', ...(typeof viewer === 'string' && viewer.length <= 64 ? { by: viewer } : {}) });
       return result;
     } catch (error) {
-      if (error instanceof NoteRefused) return refuse(reply, error.status, error.code, error.message);
+      if (error instanceof NoteRefused) return refuse(reply, error.status, error.code, error.message, error.extra);
       throw error;
     }
+  });
+
+  api.get('/drafts', async () => ({ drafts: await context.drafts.list() }));
+
+  api.put('/drafts/*', { bodyLimit: NOTE_BODY_LIMIT }, async (request, reply) => {
+    const key = decodeTail(request.raw.url ?? '', '/api/drafts/');
+    const body = request.body as { body?: unknown; seen?: unknown } | null;
+    const draft = Draft.safeParse({ key, body: body?.body, seen: body?.seen ?? null });
+    if (!draft.success) return refuse(reply, 400, 'bad-draft', 'A draft is { body: { text, title, refs, quote?, kind? }, seen }.');
+    await context.drafts.set(key, draft.data.body.text.trim() === '' ? null : draft.data);
+    return { key };
   });
 }

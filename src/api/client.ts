@@ -1,4 +1,5 @@
-import type { ApiError, CardsState, ChangedEvent, Freshness, MaterialState, NotePut, NotePutResult, NotesState, SinceLast } from '../../schemas/api';
+import { noteRecord } from '../../schemas/notes';
+import type { ApiError, CardsState, ChangedEvent, Draft, DraftList, Freshness, MaterialState, NotePut, NotePutResult, NotesState, SinceLast } from '../../schemas/api';
 
 /** The session token the server put in the URL fragment (`#token=…`); kept for this tab's reloads. */
 export function sessionToken(): string {
@@ -15,6 +16,10 @@ export class ApiFailure extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The refusal's code (`note-conflict`, `disk-full`, …); '' when the server gave none. */
+    readonly code = '',
+    /** The whole answer, for refusals that carry more than a message (a NoteConflict). */
+    readonly body: unknown = null,
   ) {
     super(message);
   }
@@ -25,7 +30,12 @@ export class Api {
   /** Names this page in its note writes, so it can tell its own echo from another viewer's write. */
   readonly viewerId = crypto.randomUUID();
 
-  constructor(private readonly token: string) {}
+  constructor(private token: string) {}
+
+  /** Takes a new session token (a new URL pasted into this tab); requests from now on carry it. */
+  setToken(token: string): void {
+    this.token = token;
+  }
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
     return { 'X-Involut-Token': this.token, 'X-Involut-Viewer': this.viewerId, ...extra };
@@ -36,15 +46,21 @@ export class Api {
     const body: unknown = await response.json().catch(() => null);
     if (!response.ok) {
       // The server's refusals are ApiError bodies; a proxy or a crash may answer anything.
-      const message = (body as Partial<ApiError> | null)?.error?.message ?? `The server answered ${response.status} ${response.statusText}.`;
-      throw new ApiFailure(response.status, message);
+      const error = (body as Partial<ApiError> | null)?.error;
+      const message = error?.message ?? `The server answered ${response.status} ${response.statusText}.`;
+      throw new ApiFailure(response.status, message, error?.code ?? '', body);
     }
     return body as T;
   }
 
   material = () => this.json<MaterialState>('/api/material');
   cards = () => this.json<CardsState>('/api/cards');
-  notes = () => this.json<NotesState>('/api/notes');
+  /** notes.json as a state, its notes in a null-prototype record so that any key (`__proto__` too) is only a key. */
+  notes = async (): Promise<NotesState> => {
+    const state = await this.json<NotesState>('/api/notes');
+    if (state.state !== 'ok') return state;
+    return { ...state, data: { ...state.data, notes: noteRecord(Object.entries(state.data.notes)) } };
+  };
   freshness = () => this.json<Freshness>('/api/freshness');
   sinceLast = () => this.json<SinceLast>('/api/since-last');
 
@@ -52,6 +68,17 @@ export class Api {
     this.json<NotePutResult>(`/api/notes/${encodeURIComponent(key)}`, {
       method: 'PUT',
       body: JSON.stringify(body),
+      headers: { 'Content-Type': 'application/json' },
+    });
+
+  /** The unsent drafts the server keeps for this repository (see DraftsStore). */
+  drafts = () => this.json<DraftList>('/api/drafts');
+
+  /** Hands a draft to the server to keep; an empty text forgets it. */
+  putDraft = (key: string, draft: Omit<Draft, 'key'>) =>
+    this.json<{ key: string }>(`/api/drafts/${encodeURIComponent(key)}`, {
+      method: 'PUT',
+      body: JSON.stringify(draft),
       headers: { 'Content-Type': 'application/json' },
     });
 

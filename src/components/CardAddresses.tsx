@@ -1,5 +1,6 @@
 import type { Note } from '../../schemas/notes';
 import { parseNoteKey } from '../model/note-keys';
+import { Visible } from './Visible';
 
 /** On a card that lists `addresses`: the notes it answers, each by its title, its quoted line, and its words. */
 export function CardAddresses({ keys, notes }: { keys: string[]; notes: Record<string, Note> }) {
@@ -26,10 +27,18 @@ function AddressedNote({ noteKey, note }: { noteKey: string; note: Note | undefi
   }
   return (
     <>
-      <span className="inv-addressed-title">{where ?? note.title}</span>
+      <span className="inv-addressed-title">
+        <Visible text={where ?? note.title} />
+      </span>
       {note.kind === 'question' && <span className="inv-tag">question</span>}
-      {note.quote !== undefined && <code className="inv-quote">{note.quote}</code>}
-      <q className="inv-addressed-text">{note.text}</q>
+      {note.quote !== undefined && (
+        <code className="inv-quote">
+          <Visible text={note.quote} />
+        </code>
+      )}
+      <q className="inv-addressed-text">
+        <Visible text={note.text} />
+      </q>
     </>
   );
 }

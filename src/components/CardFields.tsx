@@ -1,4 +1,5 @@
 import type { Card } from '../../schemas/cards';
+import { Visible } from './Visible';
 
 /** `null` (or left out) means "not stated"; `""` or `[]` means "looked, found nothing". */
 function Stated({ label, value }: { label: string; value: string | string[] | null | undefined }) {
@@ -22,7 +23,19 @@ function Stated({ label, value }: { label: string; value: string | string[] | nu
   return (
     <div className="inv-field">
       <dt>{label}</dt>
-      <dd>{items.length === 1 ? items[0] : <ul>{items.map((item, i) => <li key={i}>{item}</li>)}</ul>}</dd>
+      <dd>
+        {items.length === 1 ? (
+          <Visible text={items[0]!} />
+        ) : (
+          <ul>
+            {items.map((item, i) => (
+              <li key={i}>
+                <Visible text={item} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </dd>
     </div>
   );
 }
@@ -40,17 +53,17 @@ export function CardFields({ card }: { card: Card }) {
           <dt>Unsure</dt>
           <dd>
             <p>
-              <strong>About:</strong> {card.unsure.about}
+              <strong>About:</strong> <Visible text={card.unsure.about} />
             </p>
             <p>
-              <strong>Chose:</strong> {card.unsure.chose}
+              <strong>Chose:</strong> <Visible text={card.unsure.chose} />
             </p>
             <p>
-              <strong>Because:</strong> {card.unsure.because}
+              <strong>Because:</strong> <Visible text={card.unsure.because} />
             </p>
             {card.unsure.alternative != null && (
               <p>
-                <strong>Alternative:</strong> {card.unsure.alternative}
+                <strong>Alternative:</strong> <Visible text={card.unsure.alternative} />
               </p>
             )}
           </dd>

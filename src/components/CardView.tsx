@@ -10,6 +10,8 @@ import type { NotesApi } from '../state/useNotes';
 import { CardAddresses } from './CardAddresses';
 import { CardFields } from './CardFields';
 import { NoteBox } from './NoteBox';
+import { Visible } from './Visible';
+import { invisibleWarning } from '../model/invisible';
 import { Question, type Prediction } from './Question';
 
 export interface CardContext {
@@ -45,10 +47,13 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
     <article className={`inv-card inv-intent-${card.intent}`} aria-label={`Card ${card.title}`} data-card-id={card.id}>
       <header className="inv-card-header">
         <span className={`inv-intent inv-intent-badge-${card.intent}`}>{card.intent}</span>
-        <h2>{card.title}</h2>
+        <h2>
+          <Visible text={card.title} />
+        </h2>
         <span className="inv-minutes">{card.minutes == null ? 'minutes not stated' : `${card.minutes} min`}</span>
         <DetailSwitch detail={detail} onDetail={onDetail} />
       </header>
+      <CardInvisibleWarning card={card} />
       <Thread card={card} continuedBy={continuedBy} context={context} />
       <CardAddresses keys={card.addresses ?? []} notes={notes.notes} />
       {dangling.length > 0 && (
@@ -141,5 +146,16 @@ function Thread({ card, continuedBy, context }: { card: Card; continuedBy: strin
         </p>
       )}
     </div>
+  );
+}
+
+/** A warning on a card whose text (any field the agent wrote) holds direction-control or invisible characters. */
+function CardInvisibleWarning({ card }: { card: Card }) {
+  const warning = invisibleWarning(JSON.stringify(card), 'This card');
+  if (!warning) return null;
+  return (
+    <p className="inv-invisible-warning" role="alert">
+      {warning}
+    </p>
   );
 }

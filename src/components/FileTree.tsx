@@ -1,6 +1,7 @@
 import { memo, useMemo, useState } from 'react';
 import type { MaterialEntry } from '../../schemas/material';
 import { treeRows, type TreeNode } from '../model/file-tree';
+import { Visible } from './Visible';
 
 interface Props {
   tree: TreeNode;
@@ -43,7 +44,9 @@ const Node = memo(function TreeRow({ node, onOpen, isViewed, current }: { node: 
       <li role="treeitem" aria-selected={current === entry.ref}>
         <button type="button" className={`inv-tree-file${isViewed(entry) ? ' inv-is-viewed' : ''}`} onClick={() => onOpen(entry)} title={entry.ref}>
           <span className={`inv-dot inv-status-${entry.status}`} aria-label={entry.status} />
-          <span className="inv-tree-name">{node.name}</span>
+          <span className="inv-tree-name">
+            <Visible text={node.name} />
+          </span>
           <span className="inv-counts">
             {entry.withheld ? 'withheld' : entry.binary ? 'bin' : (
               <>
@@ -58,7 +61,7 @@ const Node = memo(function TreeRow({ node, onOpen, isViewed, current }: { node: 
   return (
     <li role="treeitem" aria-expanded={open} aria-selected={false} className="inv-tree-group" style={{ '--rows': rows } as React.CSSProperties}>
       <button type="button" className="inv-tree-folder" onClick={() => setOpen(!open)}>
-        {open ? '▾' : '▸'} {node.name}/
+        {open ? '▾' : '▸'} <Visible text={node.name} />/
       </button>
       {open && (
         <ul role="group">

@@ -6,6 +6,7 @@ import { placeLineNote } from '../model/line-notes';
 import { parseNoteKey, type Side } from '../model/note-keys';
 import type { NotesApi } from '../state/useNotes';
 import { NoteBox } from './NoteBox';
+import { Visible } from './Visible';
 
 /** A line note that no line of this diff reads as it quoted: shown at the top of its file. */
 export interface ApartLineNote {
@@ -110,7 +111,7 @@ export function ApartLineNotes({ entry, apart, notes, sinceRound }: { entry: Mat
         <div key={note.key} className="inv-outdated" data-outdated-key={note.key}>
           <p className="inv-outdated-label" role="note">
             {sinceRound === undefined ? 'Outdated' : 'Not in this view'}: line note on {note.side}
-            {note.line}, written on {note.quote === undefined ? 'a line it did not quote' : <code className="inv-quote">{note.quote}</code>}.{' '}
+            {note.line}, written on {note.quote === undefined ? 'a line it did not quote' : <code className="inv-quote"><Visible text={note.quote} /></code>}.{' '}
             {sinceRound === undefined
               ? 'That line is no longer in this round’s diff.'
               : `That line is not in the diff since round ${sinceRound}; the whole round shows where it stands.`}

@@ -1,6 +1,9 @@
 import { useEffect, useRef } from 'react';
 import type { NoteKind } from '../../schemas/notes';
 import type { NotesApi, NoteStatus } from '../state/useNotes';
+import { invisibleWarning } from '../model/invisible';
+import { NoteChoice } from './NoteChoice';
+import { Visible } from './Visible';
 import { NoteThread } from './NoteThread';
 
 interface Props {
@@ -24,6 +27,8 @@ export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, onFocus
   const text = notes.text(noteKey);
   const kind: NoteKind = notes.notes[noteKey]?.kind ?? 'change';
   const status = notes.status(noteKey);
+  // A textarea cannot draw markers: a note holding such characters is shown again, marked, under it.
+  const invisible = invisibleWarning(text, 'This note');
 
   useEffect(() => {
     const box = area.current;
@@ -65,6 +70,12 @@ export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, onFocus
         </label>
         <StatusLine status={status} locked={notes.locked} empty={text === ''} />
       </div>
+      {status?.state === 'conflict' || status?.state === 'gone' ? <NoteChoice noteKey={noteKey} status={status} notes={notes} /> : null}
+      {invisible && (
+        <p className="inv-invisible-warning" role="alert">
+          {invisible} Here it reads: <Visible text={text} />
+        </p>
+      )}
       <NoteThread noteKey={noteKey} hasNote={noteKey in notes.notes} />
     </div>
   );
@@ -80,6 +91,10 @@ function StatusLine({ status, locked, empty }: { status: NoteStatus | undefined;
       return <span className="inv-note-status">draft, not sent yet</span>;
     case 'saved':
       return <span className="inv-note-status inv-saved">{empty ? 'deleted' : 'saved'}</span>;
+    case 'conflict':
+      return <span className="inv-note-status inv-refused">not saved: changed elsewhere</span>;
+    case 'gone':
+      return <span className="inv-note-status inv-refused">no longer in notes.json</span>;
     case 'refused':
       return (
         <span className="inv-note-status inv-refused" role="alert">

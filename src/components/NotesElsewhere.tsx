@@ -3,6 +3,7 @@ import type { MaterialEntry } from '../../schemas/material';
 import { parseNoteKey, type NoteTarget } from '../model/note-keys';
 import type { NotesApi } from '../state/useNotes';
 import { NoteBox } from './NoteBox';
+import { Visible } from './Visible';
 
 type FileTarget = Extract<NoteTarget, { kind: 'file' | 'line' }>;
 
@@ -25,10 +26,10 @@ export function NotesElsewhere({ entries, notes }: { entries: MaterialEntry[]; n
         return (
           <div key={key} className="inv-outdated" data-outdated-key={key}>
             <p className="inv-outdated-label" role="note">
-              {target.kind === 'line' ? 'Line note' : 'Note'} on {where}
+              {target.kind === 'line' ? 'Line note' : 'Note'} on <Visible text={where} />
               {note.quote !== undefined && (
                 <>
-                  , written on <code className="inv-quote">{note.quote}</code>
+                  , written on <code className="inv-quote"><Visible text={note.quote} /></code>
                 </>
               )}
               . This round does not change {target.ref}.

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { Question as QuestionData } from '../../schemas/cards';
+import { Visible } from './Visible';
 
 /** What the reader said before seeing the answer. */
 export interface Prediction {
@@ -25,7 +26,7 @@ export function Question({ question, prediction, onPredict }: Props) {
     return (
       <section className="inv-question" aria-label="Question">
         <h3>{heading}</h3>
-        <p className="inv-question-text">{question.text}</p>
+        <p className="inv-question-text"><Visible text={question.text} /></p>
         {question.options && question.options.length > 0 && (
           <div className="inv-options" role="group" aria-label="Options">
             {question.options.map((option) => (
@@ -57,7 +58,7 @@ export function Question({ question, prediction, onPredict }: Props) {
   return (
     <section className="inv-question inv-answered" aria-label="Question">
       <h3>{heading}</h3>
-      <p className="inv-question-text">{question.text}</p>
+      <p className="inv-question-text"><Visible text={question.text} /></p>
       <div className="inv-answer-pair">
         <div>
           <h4>You said</h4>

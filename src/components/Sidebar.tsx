@@ -1,7 +1,10 @@
 import type { InvalidCard } from '../../schemas/api';
 import type { Card } from '../../schemas/cards';
 import type { MaterialEntry } from '../../schemas/material';
+import { useMemo } from 'react';
 import { coverageLine, groupByIntent, type Coverage } from '../model/coverage';
+import { LazyList } from './LazyList';
+import { Visible } from './Visible';
 
 export const UNCLAIMED = '__unclaimed';
 export const invalidId = (i: number) => `__invalid:${i}`;
@@ -25,20 +28,23 @@ interface Props {
 
 /** The cards grouped by intent, the files no card claims, and how much the cards explain. */
 export function Sidebar({ cards, invalid, coverage, request, fits, selected, onSelect }: Props) {
+  const groups = useMemo(() => groupByIntent(cards), [cards]);
   return (
     <nav className="inv-sidebar" aria-label="Cards">
       {request ? (
         <section className="inv-request">
           <h2>You asked</h2>
-          <p>{request}</p>
+          <p>
+            <Visible text={request} />
+          </p>
         </section>
       ) : null}
       <p className="inv-coverage">{coverageLine(coverage)}</p>
-      {groupByIntent(cards).map((group) => (
+      {groups.map((group) => (
         <section key={group.intent} className="inv-group">
           <h3 className={`inv-group-title inv-intent-badge-${group.intent}`}>{group.intent}</h3>
-          <ul>
-            {group.cards.map((card) => (
+          <LazyList items={group.cards} selected={group.cards.findIndex((card) => card.id === selected)}>
+            {(card) => (
               <li key={card.id}>
                 <button
                   type="button"
@@ -47,12 +53,14 @@ export function Sidebar({ cards, invalid, coverage, request, fits, selected, onS
                   onClick={() => onSelect(card.id)}
                   title={fits.has(card.id) ? 'fits today’s budget' : 'beyond today’s budget'}
                 >
-                  <span className="inv-nav-title">{card.title}</span>
+                  <span className="inv-nav-title">
+                    <Visible text={card.title} />
+                  </span>
                   <span className={`inv-nav-minutes${fits.has(card.id) ? '' : ' inv-over-budget'}`}>{card.minutes == null ? '?' : `${card.minutes}′`}</span>
                 </button>
               </li>
-            ))}
-          </ul>
+            )}
+          </LazyList>
         </section>
       ))}
       {invalid.length > 0 && (
@@ -83,7 +91,7 @@ export function Sidebar({ cards, invalid, coverage, request, fits, selected, onS
         <ul className="inv-unclaimed-list">
           {coverage.unclaimed.slice(0, 50).map((e: MaterialEntry) => (
             <li key={e.ref} className="inv-muted">
-              {e.ref}
+              <Visible text={e.ref} />
             </li>
           ))}
           {coverage.unclaimed.length > 50 && <li className="inv-muted">… and {coverage.unclaimed.length - 50} more (all in Raw)</li>}

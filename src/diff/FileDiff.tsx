@@ -5,6 +5,8 @@ import type { Api } from '../api/client';
 import { BinaryView } from '../components/BinaryView';
 import { ApartLineNotes, lineNoteKeys, placeLineNotes } from '../components/LineNotes';
 import { NoteBox } from '../components/NoteBox';
+import { Visible } from '../components/Visible';
+import { invisibleWarning } from '../model/invisible';
 import { diffLines, findLine, lineAnchor } from '../model/diff-lines';
 import { placeMarks } from '../model/marks';
 import { fileKey, lineKey } from '../model/note-keys';
@@ -95,10 +97,15 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
       style={{ containIntrinsicSize: `auto ${estimateFileHeight(entry, lineCount, open, fileNote)}px` }}
     >
       <FileHeader entry={entry} viewed={viewed} onViewed={onViewed} open={open} onToggle={() => setOpen(!open)} foldable={!!entry.diff} />
+      <InvisibleWarning entry={entry} />
       {unmatched.map((p, i) => (
         <div key={i} className="inv-mark inv-mark-unmatched" role="note">
-          <span className="inv-mark-label">mark from {p.cardId}, no line contains “{p.mark.at}”</span>
-          <span className="inv-mark-text">{p.mark.text}</span>
+          <span className="inv-mark-label">
+            mark from {p.cardId}, no line contains “<Visible text={p.mark.at} />”
+          </span>
+          <span className="inv-mark-text">
+            <Visible text={p.mark.text} />
+          </span>
         </div>
       ))}
       <ApartLineNotes entry={entry} apart={lineNotes.apart} notes={notes} sinceRound={sinceRound} />
@@ -109,6 +116,20 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
         <NoteBox noteKey={fileKey(entry.ref)} title={entry.ref} refs={[entry.ref]} notes={notes} label={`Note on file ${entry.ref}`} />
       )}
     </section>
+  );
+}
+
+/** A warning on a file whose name or diff holds direction-control or invisible characters. */
+function InvisibleWarning({ entry }: { entry: MaterialEntry }) {
+  const warnings = useMemo(
+    () => [invisibleWarning(`${entry.from ?? ''}${entry.ref}`, 'The file name'), entry.diff ? invisibleWarning(entry.diff, 'The diff') : null].filter((w) => w !== null),
+    [entry.ref, entry.from, entry.diff],
+  );
+  if (warnings.length === 0) return null;
+  return (
+    <p className="inv-file-message inv-invisible-warning" role="alert">
+      {warnings.join(' ')}
+    </p>
   );
 }
 
@@ -149,10 +170,13 @@ function FileHeader({ entry, viewed, onViewed, open, onToggle, foldable }: { ent
       <span className="inv-file-path">
         {entry.from ? (
           <>
-            <span className="inv-from">{entry.from}</span> → {entry.ref}
+            <span className="inv-from">
+              <Visible text={entry.from} />
+            </span>{' '}
+            → <Visible text={entry.ref} />
           </>
         ) : (
-          entry.ref
+          <Visible text={entry.ref} />
         )}
       </span>
       <FileTags entry={entry} />
@@ -190,7 +214,9 @@ function MarkNote({ text, cardId }: { text: string; cardId: string }) {
   return (
     <div className="inv-mark" role="note">
       <span className="inv-mark-label">{cardId}</span>
-      <span className="inv-mark-text">{text}</span>
+      <span className="inv-mark-text">
+        <Visible text={text} />
+      </span>
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { parse } from 'diff2html';
 import { ColorSchemeType, type DiffFile } from 'diff2html/lib-esm/types';
 import { Diff2HtmlUI } from 'diff2html/lib-esm/ui/js/diff2html-ui-base';
 import 'diff2html/bundles/css/diff2html.min.css';
+import { markInvisible } from './invisible-marks';
 
 export type DiffFormat = 'line-by-line' | 'side-by-side';
 
@@ -230,6 +231,7 @@ export function drawChunk(target: HTMLElement, chunk: Chunk, format: DiffFormat)
     // A chunk cut from the middle of a hunk starts without that hunk's header row.
     target.querySelectorAll('tbody.d2h-diff-tbody').forEach((body) => body.firstElementChild?.remove());
   }
+  markInvisible(target);
 }
 
 /**
@@ -243,6 +245,7 @@ export async function highlightChunk(target: HTMLElement, format: DiffFormat): P
   if (!target.isConnected) return;
   // Without a diff to render, diff2html's UI works on the table already in `target`.
   new WithHighlighter(target, undefined, { ...DRAW, outputFormat: format }).highlightCode();
+  if (target.dataset.invisible) markInvisible(target);
 }
 
 /** Paired lines sharing less than this part of their text are rewrites: marking their words would only add noise. */

@@ -7,9 +7,12 @@ export const HUGE_LINES = 3000;
 /** The space between two files (`.inv-file`'s margin; the margins of adjacent files collapse). */
 const FILE_GAP = 14;
 
+/** Diffs longer than this (in characters) start folded too, however few lines they have: one 10 MB line is as heavy as many. */
+export const HUGE_CHARS = 512 * 1024;
+
 /** Whether a file starts unfolded: all but generated or huge ones, unless a card marks a line in it. */
 export function startsOpen(entry: MaterialEntry, lineCount: number, marked: boolean): boolean {
-  return !(entry.generated === true || lineCount > HUGE_LINES) || marked;
+  return !(entry.generated === true || lineCount > HUGE_LINES || (entry.diff?.length ?? 0) > HUGE_CHARS) || marked;
 }
 
 /**

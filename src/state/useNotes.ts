@@ -1,120 +1,303 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { NotePut, NotesState } from '../../schemas/api';
-import type { Note } from '../../schemas/notes';
-import type { Api } from '../api/client';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import type { NoteSeen, NotesState } from '../../schemas/api';
+import { noteRecord, setNote, type Note } from '../../schemas/notes';
+import { ApiFailure, type Api } from '../api/client';
+import { bodyOf, isNewer, sameNote, sameSeen, seenOf, shownFrom, withEntry, type NoteBody, type Written } from '../model/note-sync';
 import { readStored, writeStored } from './storage';
+import { useSyncedState } from './useSyncedState';
 
 /** Where a note stands between the reader's keyboard and notes.json. */
-export type NoteStatus = { state: 'saved' } | { state: 'saving' } | { state: 'draft' } | { state: 'refused'; reason: string };
+export type NoteStatus =
+  | { state: 'saved' }
+  | { state: 'saving' }
+  | { state: 'draft' }
+  | { state: 'refused'; reason: string }
+  /** notes.json holds another text of this note (or none) than the one this tab's text was typed over. */
+  | { state: 'conflict'; theirs: Note | null }
+  /** A note this tab saved is no longer in notes.json (the file was replaced, or the note removed elsewhere). */
+  | { state: 'gone'; onDisk: Note | null };
+
+export type { NoteBody };
 
 export interface NotesApi {
-  /** Notes as the server has them, with unsent drafts laid over them. */
+  /** Notes as the server has them, with this tab's saved notes and unsent drafts laid over them (a null-prototype record). */
   notes: Record<string, Note>;
   status: (key: string) => NoteStatus | undefined;
   /** Text of the note or draft for a key ('' when there is none). */
   text: (key: string) => string;
   /** Records what the reader typed; it is sent after a short pause, and kept until the server confirms. */
-  write: (key: string, body: NotePut) => void;
+  write: (key: string, body: NoteBody) => void;
+  /** In a conflict, writes this tab's text over the other one; for a gone note, writes it again. */
+  keepMine: (key: string) => void;
+  /** In a conflict, drops this tab's text for the one in notes.json; for a gone note, lets it go. */
+  takeTheirs: (key: string) => void;
+  /** Sends every draft again (after a new session token arrived). */
+  retry: () => void;
   /** True when notes.json cannot be written (it does not parse or fails the schema). */
   locked: string | null;
 }
 
-type Drafts = Record<string, NotePut>;
+/** The notes file as the viewer last read it, with the generation of the read that answered it. */
+export interface NotesRead {
+  state: NotesState | null;
+  /** Grows with each read asked for; `refetch` returns the one it asked. */
+  seq: number;
+  refetch: () => number;
+}
+
+/** A draft and the note it was typed over: what the server must still hold for the write to go through. */
+interface Draft {
+  body: NoteBody;
+  seen: NoteSeen | null;
+}
+
+
 const DRAFTS = 'drafts';
 const PAUSE_MS = 500;
+/** How soon a draft is handed to the server to keep, well before it is sent as a note. */
+const KEEP_MS = 150;
 
-/** Notes that save as you type and are never lost: a draft stays in storage until the server has it. */
-export function useNotes(api: Api, state: NotesState | null, scopeReady: boolean): NotesApi {
-  const [drafts, setDrafts] = useState<Drafts>({});
-  const [statuses, setStatuses] = useState<Record<string, NoteStatus>>({});
+/**
+ * Notes that save as you type and are never lost. A draft stays in storage until the
+ * server has it; each write is a compare-and-swap on the note this tab last saw, so a
+ * note changed elsewhere meanwhile (another tab, an editor) is shown beside the reader's
+ * text instead of being overwritten; and a note this tab saved that later vanishes
+ * from notes.json (an older copy put back) is flagged, with an offer to write it again.
+ */
+export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesApi {
+  // Each map is changed through its ref, at once, so that a keystroke right after a write was
+  // confirmed (before React rendered) already builds on the confirmation.
+  const [drafts, draftsRef, setDrafts] = useSyncedState(() => new Map<string, Draft>());
+  const [written, writtenRef, setWritten] = useSyncedState(() => new Map<string, Written>());
+  const [statuses, statusesRef, setStatuses] = useSyncedState(() => new Map<string, NoteStatus>());
   const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
-  const [confirmed, setConfirmed] = useState<Record<string, Note | null>>({});
+  const keepTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  const latestRead = useRef(read);
+  latestRead.current = read;
 
-  const serverNotes = useMemo(() => (state?.state === 'ok' ? state.data.notes : {}), [state]);
-  // A confirmation is forgotten once notes.json, as read, holds it. Not sooner: a read asked
-  // for before the write can answer after it, and the server sends no event for its own writes.
-  useEffect(() => setConfirmed((c) => caughtUp(c, serverNotes)), [serverNotes]);
+  const serverNotes = useMemo(() => (read.state?.state === 'ok' ? read.state.data.notes : noteRecord()), [read.state]);
   const locked =
-    state?.state === 'invalid-json'
-      ? `notes.json does not parse (${state.message}); notes cannot be saved until it is fixed.`
-      : state?.state === 'invalid-schema'
+    read.state?.state === 'invalid-json'
+      ? `notes.json does not parse (${read.state.message}); notes cannot be saved until it is fixed.`
+      : read.state?.state === 'invalid-schema'
         ? 'notes.json does not match the contract; notes cannot be saved until it is fixed.'
         : null;
 
-  const send = useCallback(
-    (key: string, body: NotePut) => {
-      setStatuses((s) => ({ ...s, [key]: { state: 'saving' } }));
-      api.putNote(key, body).then(
-        (result) => {
-          setConfirmed((c) => ({ ...c, [key]: result.note }));
-          setDrafts((d) => {
-            if (d[key] !== body) return d; // the reader typed more meanwhile; that draft goes next
-            const { [key]: _sent, ...rest } = d;
-            writeStored(DRAFTS, rest);
-            return rest;
-          });
-          setStatuses((s) => ({ ...s, [key]: { state: 'saved' } }));
-        },
-        (error: Error) => setStatuses((s) => ({ ...s, [key]: { state: 'refused', reason: error.message } })),
-      );
+  const setStatus = useCallback((key: string, status: NoteStatus | null) => setStatuses((s) => withEntry(s, key, status)), [setStatuses]);
+  const storeDrafts = useCallback((next: Map<string, Draft>) => writeStored(DRAFTS, [...next]), []);
+  /** Replaces the drafts, in storage too. */
+  const putDrafts = useCallback(
+    (change: (old: Map<string, Draft>) => Map<string, Draft>) => {
+      const next = change(draftsRef.current);
+      if (next === draftsRef.current) return;
+      setDrafts(next);
+      storeDrafts(next);
     },
-    [api],
+    [draftsRef, setDrafts, storeDrafts],
   );
 
-  // Drafts left by a reload or a server restart are shown and sent again.
-  useEffect(() => {
-    if (!scopeReady) return;
-    const stored = readStored<Drafts>(DRAFTS, {});
-    setDrafts(stored);
-    for (const [key, body] of Object.entries(stored)) send(key, body);
-  }, [scopeReady, send]);
+  const send = useCallback(
+    (key: string) => {
+      const draft = draftsRef.current.get(key);
+      if (!draft) return;
+      setStatus(key, { state: 'saving' });
+      api.putNote(key, { ...draft.body, seen: draft.seen }).then(
+        (result) => {
+          const from = latestRead.current.refetch();
+          setWritten((w) => withEntry(w, key, { note: result.note, from }));
+          const typedOn = draftsRef.current.get(key) !== draft;
+          putDrafts((d) => {
+            const now = d.get(key);
+            if (!now) return d;
+            // The reader typed more meanwhile: that draft goes next, over the note just saved.
+            return now === draft ? withEntry(d, key, null) : withEntry(d, key, { ...now, seen: seenOf(result.note) });
+          });
+          if (!typedOn) setStatus(key, { state: 'saved' });
+        },
+        (error: Error) => {
+          if (error instanceof ApiFailure && error.code === 'note-conflict') {
+            const theirs = (error.body as { current?: Note | null } | null)?.current ?? null;
+            setStatus(key, { state: 'conflict', theirs });
+          } else setStatus(key, { state: 'refused', reason: error.message });
+        },
+      );
+    },
+    [api, draftsRef, putDrafts, setStatus, setWritten],
+  );
 
-  const write = useCallback(
-    (key: string, body: NotePut) => {
-      setDrafts((d) => {
-        const next = { ...d, [key]: body };
-        writeStored(DRAFTS, next);
-        return next;
-      });
-      setStatuses((s) => ({ ...s, [key]: { state: 'draft' } }));
+  const schedule = useCallback(
+    (key: string) => {
       clearTimeout(timers.current.get(key));
       timers.current.set(
         key,
-        setTimeout(() => send(key, body), PAUSE_MS),
+        setTimeout(() => send(key), PAUSE_MS),
       );
     },
     [send],
   );
 
-  const notes = useMemo(() => {
-    const merged: Record<string, Note> = { ...serverNotes };
-    for (const [key, note] of Object.entries(confirmed)) {
-      // What the server confirmed wins until notes.json is read again with it.
-      if (note === null) delete merged[key];
-      else if (!serverNotes[key] || serverNotes[key].at < note.at) merged[key] = note;
+  /** Hands the draft to the server too: this browser keeps it per origin, the server per repository. */
+  const keep = useCallback(
+    (key: string) => {
+      clearTimeout(keepTimers.current.get(key));
+      keepTimers.current.set(
+        key,
+        setTimeout(() => {
+          const draft = draftsRef.current.get(key);
+          const kept = draft ?? { body: { text: '', title: '', refs: [] }, seen: null };
+          api.putDraft(key, kept).catch(() => {}); // the browser's copy stays either way
+        }, KEEP_MS),
+      );
+    },
+    [api, draftsRef],
+  );
+
+  // Drafts left by a reload, or kept by the server (a server started again on another port
+  // serves another origin, which cannot read this one's storage), are shown and sent again.
+  useEffect(() => {
+    if (!scopeReady) return;
+    let cancelled = false;
+    // This browser's drafts at once; the server's, for notes this browser has none of, when they come.
+    const stored = readDrafts();
+    putDrafts(() => stored);
+    for (const key of stored.keys()) send(key);
+    api.drafts().then(
+      (list) => {
+        if (cancelled) return;
+        const kept = list.drafts.filter((d) => !draftsRef.current.has(d.key));
+        if (kept.length === 0) return;
+        putDrafts((d) => new Map([...d, ...kept.map((k) => [k.key, { body: k.body as NoteBody, seen: k.seen }] as const)]));
+        for (const { key } of kept) send(key);
+      },
+      () => {},
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [api, scopeReady, send, putDrafts, draftsRef]);
+
+  // Each new read of notes.json: a saved note it no longer holds is flagged; a draft typed
+  // over a note it now holds differently is a conflict, shown before anything is sent.
+  useEffect(() => {
+    const [d, w, s] = [draftsRef.current, writtenRef.current, statusesRef.current];
+    const flags = new Map<string, NoteStatus | null>();
+    const superseded: string[] = [];
+    for (const [key, mine] of w) {
+      if (read.seq < mine.from) continue; // asked for before the write: it cannot reflect it
+      const there = Object.hasOwn(serverNotes, key) ? serverNotes[key]! : null;
+      if (mine.note === null || (there && (isNewer(there, mine.note) || sameNote(there, mine.note)))) {
+        if (!there || mine.note === null || !sameNote(there, mine.note)) superseded.push(key);
+        if (s.get(key)?.state === 'gone') flags.set(key, null);
+      } else if (s.get(key)?.state !== 'conflict') flags.set(key, { state: 'gone', onDisk: there });
     }
-    for (const [key, draft] of Object.entries(drafts)) {
-      if (draft.text.trim() === '') delete merged[key];
-      else merged[key] = { ...draft, at: merged[key]?.at ?? '' };
+    for (const [key, draft] of d) {
+      const state = s.get(key)?.state;
+      if (state === 'saving' || state === 'conflict' || flags.get(key)?.state === 'gone') continue;
+      const there = Object.hasOwn(serverNotes, key) ? serverNotes[key]! : null;
+      const mine = w.get(key);
+      const expected = mine && !superseded.includes(key) ? mine.note : undefined;
+      if (!sameSeen(there, draft.seen) && !(expected !== undefined && sameSeen(there, seenOf(expected)))) {
+        flags.set(key, { state: 'conflict', theirs: there });
+      }
+    }
+    if (superseded.length) setWritten((old) => superseded.reduce((next, key) => withEntry(next, key, null), old));
+    if (flags.size) setStatuses((old) => [...flags].reduce((next, [key, status]) => withEntry(next, key, status), old));
+  }, [read.seq, serverNotes]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const shown = useCallback(
+    (key: string): Note | null => {
+      const mine = written.get(key);
+      if (mine && mine.note !== null) return mine.note;
+      if (mine && mine.note === null) return null;
+      return Object.hasOwn(serverNotes, key) ? serverNotes[key]! : null;
+    },
+    [written, serverNotes],
+  );
+
+  const write = useCallback(
+    (key: string, body: NoteBody) => {
+      const before = draftsRef.current.get(key);
+      const draft: Draft = { body, seen: before ? before.seen : seenOf(shownFrom(writtenRef.current, serverNotes, key)) };
+      putDrafts((d) => withEntry(d, key, draft));
+      keep(key);
+      const state = statusesRef.current.get(key)?.state;
+      if (state === 'conflict' || state === 'gone') return; // the reader chooses first
+      setStatus(key, { state: 'draft' });
+      schedule(key);
+    },
+    [serverNotes, schedule, setStatus, putDrafts, keep, draftsRef, writtenRef, statusesRef],
+  );
+
+  const keepMine = useCallback(
+    (key: string) => {
+      const [d, s, w] = [draftsRef.current, statusesRef.current, writtenRef.current];
+      const status = s.get(key);
+      const there = Object.hasOwn(serverNotes, key) ? serverNotes[key]! : null;
+      const onDisk = status?.state === 'conflict' ? status.theirs : there;
+      const body = d.get(key)?.body ?? bodyOf(w.get(key)?.note ?? null);
+      if (!body) return;
+      putDrafts((old) => withEntry(old, key, { body, seen: seenOf(onDisk) }));
+      send(key);
+    },
+    [serverNotes, send, putDrafts, draftsRef, statusesRef, writtenRef],
+  );
+
+  const takeTheirs = useCallback(
+    (key: string) => {
+      clearTimeout(timers.current.get(key));
+      putDrafts((d) => withEntry(d, key, null));
+      setWritten((w) => withEntry(w, key, null));
+      setStatus(key, null);
+      keep(key);
+    },
+    [setStatus, putDrafts, setWritten, keep],
+  );
+
+  const retry = useCallback(() => {
+    for (const [key] of draftsRef.current) {
+      const state = statusesRef.current.get(key)?.state;
+      if (state !== 'conflict' && state !== 'gone') send(key);
+    }
+  }, [send, draftsRef, statusesRef]);
+
+  const notes = useMemo(() => {
+    const merged = noteRecord();
+    const keys = new Set([...Object.keys(serverNotes), ...written.keys(), ...drafts.keys()]);
+    for (const key of keys) {
+      const draft = drafts.get(key);
+      const base = shown(key);
+      if (draft) {
+        if (draft.body.text.trim() !== '') setNote(merged, key, { ...draft.body, at: base?.at ?? '' });
+      } else if (base) setNote(merged, key, base);
     }
     return merged;
-  }, [serverNotes, confirmed, drafts]);
+  }, [serverNotes, written, drafts, shown]);
 
   // One object per change of what it answers, so the file list can skip re-rendering when nothing did.
   return useMemo(
     () => ({
       notes,
-      status: (key: string) => statuses[key] ?? (drafts[key] ? { state: 'draft' as const } : undefined),
-      text: (key: string) => drafts[key]?.text ?? notes[key]?.text ?? '',
+      status: (key: string) => statuses.get(key) ?? (drafts.has(key) ? { state: 'draft' as const } : undefined),
+      text: (key: string) => drafts.get(key)?.body.text ?? (Object.hasOwn(notes, key) ? notes[key]!.text : ''),
       write,
+      keepMine,
+      takeTheirs,
+      retry,
       locked,
     }),
-    [notes, statuses, drafts, write, locked],
+    [notes, statuses, drafts, write, keepMine, takeTheirs, retry, locked],
   );
 }
 
-/** The confirmations `server` does not reflect yet (the same object when it reflects none of them). */
-function caughtUp(confirmed: Record<string, Note | null>, server: Record<string, Note>): Record<string, Note | null> {
-  const pending = Object.entries(confirmed).filter(([key, note]) => (note === null ? key in server : !server[key] || server[key].at < note.at));
-  return pending.length === Object.keys(confirmed).length ? confirmed : Object.fromEntries(pending);
+/** The drafts kept in storage: a list of [key, draft] (a plain object would turn a `__proto__` key into a prototype). */
+function readDrafts(): Map<string, Draft> {
+  const stored = readStored<unknown>(DRAFTS, []);
+  const drafts = new Map<string, Draft>();
+  if (!Array.isArray(stored)) return drafts;
+  for (const entry of stored) {
+    const draft = Array.isArray(entry) ? (entry[1] as { body?: { text?: unknown } } | undefined) : undefined;
+    if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof draft?.body?.text !== 'string') continue;
+    drafts.set(entry[0], entry[1] as Draft);
+  }
+  return drafts;
 }

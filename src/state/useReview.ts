@@ -10,6 +10,8 @@ export interface Review {
   /** The last cards that parsed, kept on screen while cards.json is mid-write or broken. */
   lastGoodCards: { data: Cards; invalid: Extract<CardsState, { state: 'ok' }>['invalid'] } | null;
   notes: NotesState | null;
+  /** The generation of the read that answered `notes` (see `refetch`). */
+  notesSeq: number;
   freshness: Freshness | null;
   /** Why the server could not be reached, when it could not. */
   connection: string | null;
@@ -21,12 +23,13 @@ export interface Review {
  * good cards when cards.json stops parsing. State updates in place: nothing here
  * remounts the page, so scroll position, folds and drafts stay.
  */
-export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => void } {
+export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => number; refetchAll: () => void } {
   const [review, setReview] = useState<Review>({
     material: null,
     cards: null,
     lastGoodCards: null,
     notes: null,
+    notesSeq: 0,
     freshness: null,
     connection: null,
     live: false,
@@ -46,7 +49,9 @@ export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => v
               const lastGoodCards = cards.state === 'ok' ? { data: cards.data, invalid: cards.invalid } : cards.state === 'missing' ? null : r.lastGoodCards;
               return { ...r, cards, lastGoodCards, connection: null };
             }
-            return { ...r, [file]: state, connection: null };
+            if (file === 'notes') return { ...r, notes: state as NotesState, notesSeq: mine, connection: null };
+            if (file === 'material') return { ...r, material: state as MaterialState, connection: null };
+            return r;
           });
         },
         (error: Error) => setReview((r) => ({ ...r, connection: error.message })),
@@ -57,9 +62,11 @@ export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => v
           () => {},
         );
       }
+      return mine;
     },
     [api],
   );
+  const refetchAll = useCallback(() => (['material', 'cards', 'notes'] as const).forEach(refetch), [refetch]);
 
   useEffect(() => {
     const all = () => (['material', 'cards', 'notes'] as const).forEach(refetch);
@@ -92,5 +99,5 @@ export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => v
     };
   }, [api, refetch]);
 
-  return { ...review, refetch };
+  return { ...review, refetch, refetchAll };
 }

@@ -13,6 +13,7 @@ import type { ChangedEvent } from '../../schemas/api';
 import { createApp } from '../../server/app';
 import { EventHub } from '../../server/event-hub';
 import { openRepo } from '../../server/git/repo';
+import { DraftsStore } from '../../server/drafts-store';
 import { NotesStore } from '../../server/notes-store';
 import { reviewDir } from '../../server/review-dir';
 import { ReviewFiles } from '../../server/review-files';
@@ -83,7 +84,8 @@ export async function injectApp(repo: Repo, webRoot: string | null = null): Prom
   return createApp({
     repo: await openRepo(repo.dir),
     files: new ReviewFiles(review),
-    notes: new NotesStore(review.notes),
+    notes: new NotesStore(review),
+    drafts: new DraftsStore(repo.dir),
     hub: new EventHub(),
     tokenHash: hashToken(TOKEN),
     port: PORT,

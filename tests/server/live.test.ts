@@ -40,7 +40,7 @@ afterAll(removeTempDirs);
 
 const CARD = { id: 'c_1', title: 'One', intent: 'behavior', refs: ['README.md'] };
 const cardsText = (n: number) => `${JSON.stringify({ contract: 1, cards: Array.from({ length: n }, (_, i) => ({ ...CARD, id: `c_${i}` })) }, null, 2)}\n`;
-const note = (text: string) => JSON.stringify({ text, title: 'README.md', refs: ['README.md'] });
+const note = (text: string) => JSON.stringify({ text, title: 'README.md', refs: ['README.md'], seen: null });
 
 describe('involut serve', () => {
   it('prints the viewer URL with its token first, and serves the viewer and the API on it', async () => {

@@ -34,8 +34,22 @@ afterAll(async () => {
 });
 
 const get = (url: string, headers = viewerHeaders()) => app.inject({ method: 'GET', url, headers });
+/** The note under `key` as notes.json holds it now: what a viewer that just read the file would send as `seen`. */
+const seenOf = (key: string) => {
+  try {
+    const notes = JSON.parse(readFileSync(repo.review('notes.json'), 'utf8')).notes;
+    return Object.hasOwn(notes, key) ? { text: notes[key].text, at: notes[key].at } : null;
+  } catch {
+    return null;
+  }
+};
 const put = (key: string, body: unknown, headers = putHeaders()) =>
-  app.inject({ method: 'PUT', url: `/api/notes/${encodeURIComponent(key)}`, headers, payload: typeof body === 'string' ? body : JSON.stringify(body) });
+  app.inject({
+    method: 'PUT',
+    url: `/api/notes/${encodeURIComponent(key)}`,
+    headers,
+    payload: typeof body === 'string' ? body : JSON.stringify({ seen: seenOf(key), ...(body as object) }),
+  });
 
 describe('GET /api/material, /api/cards, /api/notes answer each file as a state', () => {
   beforeEach(() => {
@@ -94,7 +108,7 @@ describe('PUT /api/notes/:key', () => {
     for (const key of ['c_1', 'file:docs/a b.md', 'line:README.md:+2', 'line:README.md:-1']) {
       const response = await put(key, { ...note(`on ${key}`), quote: 'more', kind: 'question' });
       expect(response.statusCode, response.body).toBe(200);
-      expect(response.json().note.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d$/);
+      expect(response.json().note.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d$/);
     }
     await put('c_1', note('replaced'));
     const notes = onDisk().notes;
@@ -193,7 +207,11 @@ describe('GET /api/blob/<path> and GET /api/after/<ref>', () => {
 
   it('does not follow a symlink out of blobs/', async () => {
     symlinkSync(repo.review('material.json'), repo.review('blobs/link.json'));
-    expect((await get('/api/blob/link.json')).statusCode).toBe(404);
+    const response = await get('/api/blob/link.json');
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error.code).toBe('review-unsafe');
+    expect(response.body).not.toContain('"material"');
+    rmSync(repo.review('blobs/link.json'));
   });
 
   it('serves after bytes from the captured tree, not the working file', async () => {

@@ -18,7 +18,7 @@ afterAll(removeTempDirs);
 async function watching(root = tempDir()) {
   const review = reviewDir(root);
   const files = new ReviewFiles(review);
-  const notes = new NotesStore(review.notes);
+  const notes = new NotesStore(review);
   const changes: Array<{ file: ReviewFile; at: number; ok: boolean; hash: string | null }> = [];
   const watcher = new ReviewWatcher(files, notes, (file) => {
     const at = performance.now();
@@ -87,7 +87,7 @@ describe('the watcher of .review/', () => {
     const { review, notes, changes } = await watching();
     mkdirSync(review.dir);
     await sleep(100);
-    await Promise.all([1, 2, 3].map((n) => notes.put(`c_${n}`, { text: `note ${n}`, title: 't', refs: [] })));
+    await Promise.all([1, 2, 3].map((n) => notes.put(`c_${n}`, { text: `note ${n}`, title: 't', refs: [], seen: null })));
     await sleep(250);
     expect(changes.filter((c) => c.file === 'notes')).toEqual([]);
     writeAtomic(review.notes, JSON.stringify({ contract: 1, notes: {} }));

@@ -1,0 +1,71 @@
+/**
+ * Bad and huge input is a state, never a crash or a frozen page (issue finding 9), in
+ * headless Chromium against the real built server: 5,000-level nesting in cards.json, a
+ * one-line 10 MB diff, and 100,000 cards.
+ */
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { CLI, e2e, eventually, text, texts } from '../helpers/browser';
+
+const { open } = e2e();
+
+const deepCards = () =>
+  `{"contract":1,"cards":[{"id":"c_deep","title":"Deep","intent":"behavior","refs":["README.md"],"payload":${'['.repeat(5000)}${']'.repeat(5000)}}]}`;
+
+describe('bad input is a state', () => {
+  it('shows cards.json nested 5,000 levels deep as its error state with a clear sentence, and check reports it', async () => {
+    const { page, repo } = await open('review-basic', { cards: { text: deepCards() } });
+    await eventually(() => texts(page.locator('.inv-banner'))).toContainEqual(expect.stringMatching(/^cards\.json does not parse \(nested deeper than 256 levels, which Involut does not read\)\. Every change is in Raw\.$/));
+    expect(await texts(page.locator('.inv-banner'))).not.toContainEqual(expect.stringContaining('cannot be reached'));
+    let output = '';
+    let code = 0;
+    try {
+      output = execFileSync(process.execPath, [CLI, 'check', '--repo', repo.dir], { encoding: 'utf8' });
+    } catch (error) {
+      const e = error as { status: number; stdout: string };
+      code = e.status;
+      output = e.stdout;
+    }
+    expect(code).toBe(1);
+    expect(output).toContain('cards.json is nested deeper than 256 levels');
+  });
+
+  it('folds a one-line 10 MB diff like any large diff, with its size shown', async () => {
+    const { page } = await open('review-basic', {
+      cards: 'none',
+      prepare: (repo) => {
+        repo.write('data/one-line.json', `${'x'.repeat(10 * 1024 * 1024)}\n`);
+        repo.rounds();
+      },
+    });
+    const file = page.locator('section.inv-file[data-ref="data/one-line.json"]');
+    await file.scrollIntoViewIfNeeded();
+    await eventually(() => text(file.locator('.inv-fold'))).toMatch(/^Large diff: 2 lines, 10\.0 MB\. Show it$/);
+    expect(await file.locator('.d2h-code-line-ctn').count()).toBe(0);
+  });
+});
+
+describe('100,000 cards', () => {
+  it('paints the round within seconds and keeps every card reachable from the sidebar', async () => {
+    const cards = Array.from({ length: 100_000 }, (_, i) => ({
+      id: `c_${i}`,
+      title: `Card number ${i}`,
+      intent: i % 2 ? 'behavior' : 'cleanup',
+      minutes: 1,
+      refs: ['src/auth/session.ts'],
+    }));
+    const started = Date.now();
+    const { page } = await open('review-basic', { cards: { text: JSON.stringify({ contract: 1, cards }) } });
+    const painted = Date.now() - started;
+    const nav = page.locator('nav[aria-label="Cards"]');
+    await nav.locator('.inv-nav-title').first().waitFor();
+    console.log(`100,000 cards: the round on screen ${painted} ms after the page was asked for, ${await nav.locator('.inv-nav-item').count()} sidebar rows drawn`);
+    expect(await nav.locator('.inv-nav-item').count()).toBeLessThan(2000);
+    expect(painted).toBeLessThan(15_000);
+    // Cards past the first rows are drawn as the sidebar is scrolled down to them.
+    const later = nav.getByRole('button', { name: 'Card number 2999 ', exact: false });
+    for (let i = 0; i < 20 && !(await later.count()); i += 1) await nav.locator('.inv-nav-more').first().scrollIntoViewIfNeeded();
+    await later.click();
+    await eventually(() => text(page.locator('main.inv-main > article h2'))).toBe('Card number 2999');
+  }, 120_000);
+});
