@@ -160,20 +160,22 @@ export async function nextRoundNumber(review: ReviewDir, pinned: number[]): Prom
 }
 
 /**
- * Claims round `n` for `record.tree`: pins the tree as `refs/involut/rounds/<n>` only if no
- * ref has that name (another worktree may have taken the number meanwhile: then `false`),
- * makes the folder and writes `round.json`.
+ * Claims round `n` for `record.tree`: makes its folder and writes `round.json` (so a round
+ * stopped from here on is found and cleared by the next), then pins the tree as
+ * `refs/involut/rounds/<n>` only if no ref has that name; another worktree may have taken
+ * the number meanwhile: then the folder goes again and the answer is `false`.
  */
 export async function claimRound(repo: Repo, review: ReviewDir, record: RoundRecord): Promise<boolean> {
   const ref = roundRef(record.round);
+  await writeFileAtomic(recordFile(review, record.round), `${JSON.stringify(record, null, 2)}\n`);
   try {
     await repo.git.run(['update-ref', ref, record.tree, '']);
+    return true;
   } catch (error) {
+    await rm(roundDir(review, record.round), { recursive: true, force: true });
     if (await repo.git.tryRun(['rev-parse', '--verify', '--quiet', ref])) return false;
     throw error;
   }
-  await writeFileAtomic(recordFile(review, record.round), `${JSON.stringify(record, null, 2)}\n`);
-  return true;
 }
 
 /** Undoes a claim whose round failed: its folder and its ref (only while the ref still names its tree). */
