@@ -11,6 +11,8 @@ import { fileRoutes } from './routes/files';
 import { freshnessRoutes } from './routes/freshness';
 import { healthRoutes } from './routes/health';
 import { NOTE_BODY_LIMIT, noteRoutes } from './routes/notes';
+import { lineRoutes } from './routes/lines';
+import { searchRoutes } from './routes/search';
 import { sinceLastRoutes } from './routes/since-last';
 import { viewerRoutes } from './routes/viewer';
 import { guardRequests, refuse, requireToken, type SecurityOptions } from './security';
@@ -56,6 +58,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       freshnessRoutes(api, context);
       healthRoutes(api, context);
       sinceLastRoutes(api, context);
+      searchRoutes(api, context);
+      lineRoutes(api, context);
     },
     { prefix: '/api' },
   );
