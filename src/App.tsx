@@ -9,16 +9,22 @@ import { Header } from './components/Header';
 import { HelpOverlay } from './components/HelpOverlay';
 import { ThreadsContext, type Threads } from './components/NoteThread';
 import { RawMode } from './components/RawMode';
+import { SearchBar } from './components/SearchBar';
 import { UNCLAIMED } from './components/Sidebar';
 import type { DiffFormat } from './diff/diff2html';
+import { headerBottom } from './diff/landInSight';
 import { budget } from './model/budget';
 import { coverage as computeCoverage, groupByIntent } from './model/coverage';
+import { fileTree, treeOrder } from './model/file-tree';
+import type { Match } from './model/search';
 import { noteThreads } from './model/threads';
 import { setStorageScope, useStored } from './state/storage';
 import { useKeyboard } from './state/useKeyboard';
 import { useNotes } from './state/useNotes';
 import { useReading } from './state/useReading';
 import { useReview } from './state/useReview';
+import { useSearch } from './state/useSearch';
+import { revealTarget } from './state/target';
 import { useSinceLast } from './state/useSinceLast';
 import { useViewed } from './state/useViewed';
 
@@ -86,6 +92,14 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
   const [currentFile, setCurrentFile] = useState<string | null>(null);
 
   const byRef = useMemo(() => new Map(entries.map((e) => [e.ref, e])), [entries]);
+  // Search matches are visited in Raw's order of files.
+  const order = useMemo(() => new Map(treeOrder(fileTree(entries)).map((e, i) => [e.ref, i])), [entries]);
+  const search = useSearch(api, order, material.generated);
+  const showMatch = (match: Match) => {
+    setMode('raw');
+    setCurrentFile(match.ref);
+    revealTarget(match.ref, match.line);
+  };
   const coverage = useMemo(() => computeCoverage(entries, cards), [entries, cards]);
   const ordered = useMemo(() => groupByIntent(cards).flatMap((g) => g.cards), [cards]);
   const { total, fits } = useMemo(() => budget(ordered, reading.budgetMinutes), [ordered, reading.budgetMinutes]);
@@ -128,6 +142,7 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
     toggleRaw: () => setMode(mode === 'raw' ? 'cards' : 'raw'),
     toggleFormat: () => setFormat((f) => (f === 'line-by-line' ? 'side-by-side' : 'line-by-line')),
     focusNote: () => focusNote(currentFile),
+    focusSearch: () => document.querySelector<HTMLInputElement>('.inv-search-input')?.focus(),
     toggleHelp: () => setHelp((h) => !h),
     closeHelp: () => setHelp(false),
   });
@@ -136,7 +151,9 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
     // Raw's blocks not mounted yet stand for their first file (FileBlock): Raw scrolls to it once mounted.
     const sections = [...document.querySelectorAll<HTMLElement>('section.inv-file, [data-first-ref]')];
     if (!sections.length) return;
-    const top = sections.findIndex((s) => s.getBoundingClientRect().top > 8);
+    // The file a jump landed on sits just below the app bar (scroll-margin-top): the next one starts below that.
+    const line = headerBottom() + 12;
+    const top = sections.findIndex((s) => s.getBoundingClientRect().top > line);
     const at = top === -1 ? sections.length - 1 : step > 0 ? top : top - 2;
     const target = sections[Math.max(0, Math.min(sections.length - 1, at))]!;
     target.scrollIntoView({ block: 'start' });
@@ -157,6 +174,7 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
           notes={notes.notes}
           promptContext={{ cards, material: entries, threads: threadMap }}
           onHelp={() => setHelp(true)}
+          search={<SearchBar search={search} onMatch={showMatch} />}
         />
         <Banners review={review} />
         {mode === 'cards' && hasCards ? (

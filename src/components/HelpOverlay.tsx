@@ -1,6 +1,7 @@
 export const SHORTCUTS: Array<[string, string]> = [
   ['j / k', 'next / previous card (or file, in Raw)'],
   ['] / [', 'next / previous file'],
+  ['/', 'search every file of the round (Enter: next match, Shift+Enter: previous)'],
   ['r', 'toggle Raw mode'],
   ['n', 'focus the note box of the current card or file'],
   ['s', 'switch unified / side-by-side'],

@@ -4,9 +4,11 @@ import type { MaterialEntry } from '../../schemas/material';
 import { FileDiff } from '../diff/FileDiff';
 import { estimateFilesHeight } from '../diff/estimate';
 import { holdFileInPlace } from '../diff/holdInPlace';
+import { landInSight } from '../diff/landInSight';
 import { whenScreenSettled } from '../diff/screenSettled';
 import { refreshNear } from '../diff/useNearViewport';
 import { fileTree, treeOrder } from '../model/file-tree';
+import { targetNow, useTarget } from '../state/target';
 import type { SinceLastView } from '../state/useSinceLast';
 import type { CardContext } from './CardView';
 import { FileBlock } from './FileBlock';
@@ -58,11 +60,20 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
     if (!list || !section) return;
     section.scrollIntoView({ block: 'start' });
     refreshNear(list);
-    holdFileInPlace(ref);
+    // A line already drawn and marked by this jump (ChunkView) is what must land in sight, not the file's top.
+    const target = targetNow();
+    const row = target?.ref === ref && target.line ? section.querySelector(`tr[data-hit-seq="${target.seq}"]`) : null;
+    if (row) landInSight(row);
+    else holdFileInPlace(ref);
   }, []);
   useLayoutEffect(() => {
     if (current !== null) jumpTo(current);
   }, [current, jumpTo]);
+  // A search match or a link: to its file, whether or not it is the current one.
+  const target = useTarget();
+  useLayoutEffect(() => {
+    if (target) jumpTo(target.ref);
+  }, [target, jumpTo]);
   const latestOnOpen = useRef(onOpen);
   latestOnOpen.current = onOpen;
   const latestCurrent = useRef(current);

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Mark } from '../../schemas/cards';
 import type { MaterialEntry } from '../../schemas/material';
 import type { Api } from '../api/client';
@@ -8,6 +8,7 @@ import { NoteBox } from '../components/NoteBox';
 import { diffLines, findLine, lineAnchor } from '../model/diff-lines';
 import { placeMarks } from '../model/marks';
 import { fileKey, lineKey } from '../model/note-keys';
+import { useTargetIn } from '../state/target';
 import type { NotesApi } from '../state/useNotes';
 import { ChunkedDiff } from './ChunkedDiff';
 import type { LineExtra } from './ChunkView';
@@ -57,6 +58,11 @@ export function FileDiff(props: Props) {
 function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote, sinceRound }: Props) {
   const lineCount = useMemo(() => countLines(entry.diff), [entry.diff]);
   const [open, setOpen] = useState(() => startsOpen(entry, lineCount, marks.length > 0));
+  // A jump to a line of a folded file unfolds it.
+  const target = useTargetIn(entry.ref);
+  useLayoutEffect(() => {
+    if (target?.line) setOpen(true);
+  }, [target]);
   const [openLine, setOpenLine] = useState<string | null>(null);
   const focusLine = useRef<string | null>(null);
   const savedKeys = lineNoteKeys(notes, entry.ref);

@@ -6,6 +6,7 @@ export interface KeyActions {
   toggleRaw: () => void;
   toggleFormat: () => void;
   focusNote: () => void;
+  focusSearch: () => void;
   toggleHelp: () => void;
   closeHelp: () => void;
 }
@@ -28,6 +29,7 @@ export function useKeyboard(actions: KeyActions): void {
         r: a.toggleRaw,
         s: a.toggleFormat,
         n: a.focusNote,
+        '/': a.focusSearch,
         '?': a.toggleHelp,
         Escape: a.closeHelp,
       };
