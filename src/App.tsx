@@ -24,11 +24,14 @@ import { useNotes } from './state/useNotes';
 import { useReading } from './state/useReading';
 import { useReview } from './state/useReview';
 import { useSearch } from './state/useSearch';
-import { revealTarget } from './state/target';
+import { clearTarget, revealTarget, useTarget } from './state/target';
+import { usePlace } from './state/usePlace';
+import { parsePlace, type Place } from './model/place';
 import { useSinceLast } from './state/useSinceLast';
 import { useViewed } from './state/useViewed';
 
-const api = new Api(sessionToken());
+const token = sessionToken();
+const api = new Api(token);
 const NO_CARDS: Card[] = [];
 
 /** The viewer: error, loading, or the round read by cards or in Raw. */
@@ -85,11 +88,21 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
   const invalid = good?.invalid ?? [];
   const hasCards = cards.length > 0 || invalid.length > 0;
   // Until the reader picks a mode, cards open when there are any, Raw otherwise (also while cards.json is missing or broken).
-  const [chosenMode, setMode] = useState<'cards' | 'raw' | null>(null);
+  // Where the URL says the reader was (a reload, a copied link): read once, then kept in the URL.
+  const [initial] = useState(() => startAt(parsePlace(window.location.hash)));
+  const [chosenMode, setMode] = useState<'cards' | 'raw' | null>(initial.mode ?? null);
   const mode = chosenMode ?? (hasCards ? 'cards' : 'raw');
   const sinceLast = useSinceLast(api, material, mode === 'raw' || !hasCards);
-  const [selected, setSelected] = useState<string | null>(null);
-  const [currentFile, setCurrentFile] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string | null>(initial.card ?? null);
+  // The current file is the last jump's target (a tree click, ] or [, a search match, a link, a line chosen).
+  const target = useTarget();
+  const currentFile = target?.ref ?? null;
+  const setCurrentFile = (ref: string | null) => (ref === null ? clearTarget() : revealTarget(ref));
+  usePlace(token, mode === 'raw' ? { mode, file: target?.ref, line: target?.line } : { mode, card: selected ?? undefined }, (place) => {
+    setMode(place.mode ?? null);
+    if (place.card) setSelected(place.card);
+    startAt(place);
+  });
 
   const byRef = useMemo(() => new Map(entries.map((e) => [e.ref, e])), [entries]);
   // Search matches are visited in Raw's order of files.
@@ -97,7 +110,6 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
   const search = useSearch(api, order, material.generated);
   const showMatch = (match: Match) => {
     setMode('raw');
-    setCurrentFile(match.ref);
     revealTarget(match.ref, match.line);
   };
   const coverage = useMemo(() => computeCoverage(entries, cards), [entries, cards]);
@@ -164,7 +176,6 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
     <ThreadsContext.Provider value={threads}>
       <div className="inv-app">
         <Header
-          source={entries.length}
           mode={mode}
           onMode={setMode}
           hasCards={hasCards}
@@ -195,6 +206,13 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
       </div>
     </ThreadsContext.Provider>
   );
+}
+
+/** Puts the reader at a place's file and line (or nowhere in particular), and returns the place. */
+function startAt(place: Place): Place {
+  if (place.file) revealTarget(place.file, place.line);
+  else clearTarget();
+  return place;
 }
 
 /** Focuses the note box of the current file, or else the first one on screen. */

@@ -66,26 +66,15 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
     if (row) landInSight(row);
     else holdFileInPlace(ref);
   }, []);
-  useLayoutEffect(() => {
-    if (current !== null) jumpTo(current);
-  }, [current, jumpTo]);
-  // A search match or a link: to its file, whether or not it is the current one.
-  const target = useTarget();
-  useLayoutEffect(() => {
-    if (target) jumpTo(target.ref);
-  }, [target, jumpTo]);
+  // Stable, so the tree's rows (memoized) do not all re-render on each jump.
   const latestOnOpen = useRef(onOpen);
   latestOnOpen.current = onOpen;
-  const latestCurrent = useRef(current);
-  latestCurrent.current = current;
-  const openFromTree = useCallback(
-    (entry: MaterialEntry) => {
-      // The same file again: `current` stays, so the effect above does not run.
-      if (entry.ref === latestCurrent.current) jumpTo(entry.ref);
-      else latestOnOpen.current(entry.ref);
-    },
-    [jumpTo],
-  );
+  const openFromTree = useCallback((entry: MaterialEntry) => latestOnOpen.current(entry.ref), []);
+  // A jump (the tree, ] or [, a search match, a link) is to its file, and to its line when it has one.
+  const target = useTarget();
+  useLayoutEffect(() => {
+    if (target?.scroll) jumpTo(target.ref);
+  }, [target, jumpTo]);
   // The list of every file is built again only when what it shows changes, not when the
   // current file does: a jump must not re-render two thousand files. Its files are cut
   // into blocks (FileBlock) that mount when near.

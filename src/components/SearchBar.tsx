@@ -70,5 +70,6 @@ function status(search: SearchState): string {
   if (search.pending && !search.result) return 'Searching…';
   if (!search.result) return '';
   const summary = matchSummary(search.result);
-  return search.at >= 0 && search.matches.length ? `${search.at + 1} of ${summary}` : summary;
+  // On a match: "3 / 12 in 4 files", short enough to keep the bar on one line.
+  return search.at >= 0 && search.matches.length ? `${search.at + 1} / ${summary.replace(/ match(es)?/, '')}` : summary;
 }

@@ -75,7 +75,7 @@ export function ChunkView({ chunk, format, extras, onLineClick, target = null }:
     for (const old of document.querySelectorAll('.inv-hit')) old.classList.remove('inv-hit');
     row.classList.add('inv-hit');
     row.dataset.hitSeq = String(target.seq);
-    landInSight(row);
+    if (target.scroll) landInSight(row);
   }, [drawn, target, format, placement]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const onClick = (event: React.MouseEvent) => {

@@ -8,7 +8,7 @@ import { NoteBox } from '../components/NoteBox';
 import { diffLines, findLine, lineAnchor } from '../model/diff-lines';
 import { placeMarks } from '../model/marks';
 import { fileKey, lineKey } from '../model/note-keys';
-import { useTargetIn } from '../state/target';
+import { revealTarget, useTargetIn } from '../state/target';
 import type { NotesApi } from '../state/useNotes';
 import { ChunkedDiff } from './ChunkedDiff';
 import type { LineExtra } from './ChunkView';
@@ -90,6 +90,7 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
     if (!anchor) return;
     focusLine.current = lineKey(entry.ref, anchor.side, anchor.line);
     setOpenLine(focusLine.current);
+    revealTarget(entry.ref, { side: anchor.side, number: anchor.line }, { scroll: false });
   };
 
   const unmatched = placed.filter((p) => !p.line);

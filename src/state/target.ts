@@ -7,6 +7,8 @@ export interface Target {
   line?: { side: Side; number: number };
   /** Grows with every jump, so a jump to the same place again is a new one. */
   seq: number;
+  /** False when the reader chose the line where it is (a click): it is marked, not scrolled to. */
+  scroll: boolean;
 }
 
 let current: Target | null = null;
@@ -17,8 +19,8 @@ const listeners = new Set<() => void>();
  * Asks the file (and line) to show itself: the file unfolds, the part of its diff holding
  * the line is drawn at once, and the row scrolls below the sticky headers, highlighted.
  */
-export function revealTarget(ref: string, line?: Target['line']): Target {
-  current = { ref, line, seq: ++seq };
+export function revealTarget(ref: string, line?: Target['line'], { scroll = true }: { scroll?: boolean } = {}): Target {
+  current = { ref, line, seq: ++seq, scroll };
   for (const listener of listeners) listener();
   return current;
 }

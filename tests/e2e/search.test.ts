@@ -54,7 +54,7 @@ describe('search across the whole round', () => {
     await page.keyboard.press('Enter');
     await eventually(() => hitPlace(page)).toMatchObject({ ref: last, below: true, inside: true });
     expect((await hitPlace(page))!.text).toContain('lastOnlyZebra');
-    await eventually(() => count(page)).toBe('1 of 1 match in 1 file');
+    await eventually(() => count(page)).toBe('1 / 1 in 1 file');
     // Still in sight once the files around it have taken their real heights.
     await page.waitForTimeout(400);
     expect(await hitPlace(page)).toMatchObject({ ref: last, below: true, inside: true });
@@ -91,7 +91,7 @@ describe('search across the whole round', () => {
     await input.press('Enter');
     await eventually(() => hitPlace(page)).toMatchObject({ ref: name(1), below: true });
     await input.press('Shift+Enter');
-    await eventually(() => count(page)).toBe(`2 of ${FILES * 2} matches in ${FILES} files`);
+    await eventually(() => count(page)).toBe(`2 / ${FILES * 2} in ${FILES} files`);
     await eventually(() => hitPlace(page)).toMatchObject({ ref: name(0), below: true });
   });
 });
