@@ -31,7 +31,7 @@ export function SearchBar({ search, onMatch }: Props) {
       <input
         type="search"
         className="inv-search-input"
-        placeholder="Search the round  /"
+        placeholder="Search all files  /"
         aria-label="Search every file of the round"
         value={search.text}
         onChange={(e) => search.setText(e.target.value)}

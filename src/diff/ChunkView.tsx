@@ -21,6 +21,8 @@ interface Props {
   format: DiffFormat;
   extras: LineExtra[];
   onLineClick: (side: Side, line: number) => void;
+  /** Called with the text of a clicked hunk header row. */
+  onHunkClick?: (header: string) => void;
   /** A jump's target line in this chunk: drawn at once, its row highlighted and scrolled below the headers. */
   target?: Target | null;
 }
@@ -34,7 +36,7 @@ const cancelIdle = (handle: number) => (hasIdle ? cancelIdleCallback(handle) : w
  * drawn by diff2html when near (at once when on screen, else in its turn, one chunk per
  * frame), highlighted when the browser is idle, and dropped again when scrolled far away.
  */
-export function ChunkView({ chunk, format, extras, onLineClick, target = null }: Props) {
+export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, target = null }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const near = useNearViewport(host);
   const drawn = useDrawTurn(host, near) || target !== null;
@@ -54,6 +56,7 @@ export function ChunkView({ chunk, format, extras, onLineClick, target = null }:
     const target = document.createElement('div');
     element.replaceChildren(target);
     drawChunk(target, chunk, format);
+    if (onHunkClick) for (const cell of target.querySelectorAll<HTMLElement>('td.d2h-info')) cell.title = 'Show more lines above this hunk';
     const placed = mine
       .map((extra) => {
         const index = rowIndexOf(target, format, extra.side, extra.line);
@@ -79,6 +82,9 @@ export function ChunkView({ chunk, format, extras, onLineClick, target = null }:
   }, [drawn, target, format, placement]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const onClick = (event: React.MouseEvent) => {
+    const row = (event.target as Element).closest('tr');
+    const header = onHunkClick && row?.querySelector('td.d2h-info') ? /@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/.exec(row.textContent ?? '') : null;
+    if (header) return onHunkClick!(header[0]);
     const cell = (event.target as Element).closest('.d2h-code-linenumber, .d2h-code-side-linenumber');
     if (!cell) return;
     const at = lineOfCell(cell, format);

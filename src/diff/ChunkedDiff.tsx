@@ -11,6 +11,8 @@ interface Props {
   format: DiffFormat;
   extras: LineExtra[];
   onLineClick: (side: Side, n: number) => void;
+  /** Called with a clicked hunk header's text; none when the file has no context to show. */
+  onHunkClick?: (header: string) => void;
 }
 
 /**
@@ -20,14 +22,14 @@ interface Props {
  * comes near (and dropped again when far). Each chunk then draws itself when near. A file
  * of one group, as most are, skips the first level.
  */
-export function ChunkedDiff({ entry, format, extras, onLineClick }: Props) {
+export function ChunkedDiff({ entry, format, extras, onLineClick, onHunkClick }: Props) {
   const groups = useMemo(() => (entry.diff ? groupDiff(entry.diff) : []), [entry.diff]);
   const target = useTargetIn(entry.ref);
   const line = target?.line ? target : null;
   return (
     <div className={`inv-diff inv-${format}`}>
       {groups.length === 1 ? (
-        <GroupChunks refName={entry.ref} group={groups[0]!} format={format} extras={extras} onLineClick={onLineClick} target={line} />
+        <GroupChunks refName={entry.ref} group={groups[0]!} format={format} extras={extras} onLineClick={onLineClick} onHunkClick={onHunkClick} target={line} />
       ) : (
         groups.map((group, i) => (
           <LazyGroup
@@ -37,6 +39,7 @@ export function ChunkedDiff({ entry, format, extras, onLineClick }: Props) {
             format={format}
             extras={extras}
             onLineClick={onLineClick}
+            onHunkClick={onHunkClick}
             target={line && groupHasLine(group, line.line!.side, line.line!.number) ? line : null}
           />
         ))
@@ -51,6 +54,7 @@ interface GroupProps {
   format: DiffFormat;
   extras: LineExtra[];
   onLineClick: (side: Side, n: number) => void;
+  onHunkClick?: (header: string) => void;
   /** A jump's target line in this group: the group is drawn whatever the viewport. */
   target: Target | null;
 }
@@ -66,7 +70,7 @@ function LazyGroup(props: GroupProps) {
   );
 }
 
-function GroupChunks({ refName, group, format, extras, onLineClick, target }: GroupProps) {
+function GroupChunks({ refName, group, format, extras, onLineClick, onHunkClick, target }: GroupProps) {
   const chunks = useMemo(() => groupChunks(refName, group), [refName, group]);
   return (
     <>
@@ -77,6 +81,7 @@ function GroupChunks({ refName, group, format, extras, onLineClick, target }: Gr
           format={format}
           extras={extras}
           onLineClick={onLineClick}
+          onHunkClick={onHunkClick}
           target={target?.line && chunkHasLine(chunk, target.line.side, target.line.number) ? target : null}
         />
       ))}

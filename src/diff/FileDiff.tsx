@@ -11,6 +11,8 @@ import { fileKey, lineKey } from '../model/note-keys';
 import { revealTarget, useTargetIn } from '../state/target';
 import type { NotesApi } from '../state/useNotes';
 import { ChunkedDiff } from './ChunkedDiff';
+import { ContextBar } from './ContextBar';
+import { useExpandedContext } from './useExpandedContext';
 import type { LineExtra } from './ChunkView';
 import type { DiffFormat } from './diff2html';
 import { countLines, estimateFileHeight, startsOpen } from './estimate';
@@ -65,6 +67,8 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
   }, [target]);
   const [openLine, setOpenLine] = useState<string | null>(null);
   const focusLine = useRef<string | null>(null);
+  const context = useExpandedContext(entry, api);
+  const shown = useMemo(() => (context.diff === entry.diff ? entry : { ...entry, diff: context.diff }), [entry, context.diff]);
   const savedKeys = lineNoteKeys(notes, entry.ref);
   const keys = openLine && !savedKeys.includes(openLine) ? [...savedKeys, openLine] : savedKeys;
   // Numbered lines are needed to place marks and line notes; a file without either skips the
@@ -110,7 +114,8 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
       ))}
       <ApartLineNotes entry={entry} apart={lineNotes.apart} notes={notes} sinceRound={sinceRound} />
       <FileBody entry={entry} api={api} open={open} lineCount={lineCount} onOpen={() => setOpen(true)}>
-        {open && <ChunkedDiff entry={entry} format={format} extras={extras} onLineClick={onLineClick} />}
+        {open && <ChunkedDiff entry={shown} format={format} extras={extras} onLineClick={onLineClick} onHunkClick={context.expandable ? context.above : undefined} />}
+        {open && <ContextBar context={context} refName={entry.ref} />}
       </FileBody>
       {fileNote && (
         <NoteBox noteKey={fileKey(entry.ref)} title={entry.ref} refs={[entry.ref]} notes={notes} label={`Note on file ${entry.ref}`} />
