@@ -12,7 +12,7 @@ import { RawMode } from './components/RawMode';
 import { SearchBar } from './components/SearchBar';
 import { UNCLAIMED } from './components/Sidebar';
 import type { DiffFormat } from './diff/diff2html';
-import { headerBottom } from './diff/landInSight';
+import { fileOnScreen, focusNoteBox, stepFileSection, stepHunk, stepNote } from './diff/moves';
 import { budget } from './model/budget';
 import { coverage as computeCoverage, groupByIntent } from './model/coverage';
 import { fileTree, treeOrder } from './model/file-tree';
@@ -142,6 +142,10 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
   const threadMap = useMemo(() => noteThreads(notes.notes, cards, material.generated), [notes.notes, cards, material.generated]);
   const threads = useMemo<Threads>(() => ({ threads: threadMap, titleOf: context.titleOf, onSelect: context.onSelect }), [threadMap]);
 
+  const stepFile = (step: 1 | -1) => {
+    const ref = stepFileSection(step);
+    if (ref) revealTarget(ref);
+  };
   useKeyboard({
     nextCard: (step) => {
       if (mode === 'raw') return stepFile(step);
@@ -150,27 +154,20 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
       const next = ids[Math.max(0, Math.min(ids.length - 1, at + step))];
       if (next) context.onSelect(next);
     },
-    nextFile: (step) => stepFile(step),
+    nextFile: stepFile,
+    nextHunk: (step) => void (stepHunk(step) || stepFile(step)),
+    nextNote: (step) => void stepNote(step),
+    toggleViewed: () => {
+      const entry = byRef.get(fileOnScreen() ?? currentFile ?? '');
+      if (entry) setViewed(entry, !isViewed(entry));
+    },
     toggleRaw: () => setMode(mode === 'raw' ? 'cards' : 'raw'),
     toggleFormat: () => setFormat((f) => (f === 'line-by-line' ? 'side-by-side' : 'line-by-line')),
-    focusNote: () => focusNote(currentFile),
+    focusNote: () => focusNoteBox(fileOnScreen() ?? currentFile),
     focusSearch: () => document.querySelector<HTMLInputElement>('.inv-search-input')?.focus(),
     toggleHelp: () => setHelp((h) => !h),
     closeHelp: () => setHelp(false),
   });
-
-  function stepFile(step: number) {
-    // Raw's blocks not mounted yet stand for their first file (FileBlock): Raw scrolls to it once mounted.
-    const sections = [...document.querySelectorAll<HTMLElement>('section.inv-file, [data-first-ref]')];
-    if (!sections.length) return;
-    // The file a jump landed on sits just below the app bar (scroll-margin-top): the next one starts below that.
-    const line = headerBottom() + 12;
-    const top = sections.findIndex((s) => s.getBoundingClientRect().top > line);
-    const at = top === -1 ? sections.length - 1 : step > 0 ? top : top - 2;
-    const target = sections[Math.max(0, Math.min(sections.length - 1, at))]!;
-    target.scrollIntoView({ block: 'start' });
-    setCurrentFile(target.dataset.ref ?? target.dataset.firstRef ?? null);
-  }
 
   return (
     <ThreadsContext.Provider value={threads}>
@@ -213,11 +210,4 @@ function startAt(place: Place): Place {
   if (place.file) revealTarget(place.file, place.line);
   else clearTarget();
   return place;
-}
-
-/** Focuses the note box of the current file, or else the first one on screen. */
-function focusNote(ref: string | null) {
-  const scope = ref ? document.querySelector(`section.inv-file[data-ref="${CSS.escape(ref)}"]`) : null;
-  const box = (scope ?? document).querySelector<HTMLTextAreaElement>('textarea.inv-note-text');
-  box?.focus();
 }

@@ -8,6 +8,7 @@ import { NoteBox } from '../components/NoteBox';
 import { diffLines, findLine, lineAnchor } from '../model/diff-lines';
 import { placeMarks } from '../model/marks';
 import { fileKey, lineKey } from '../model/note-keys';
+import { useFold } from '../state/folding';
 import { revealTarget, useTargetIn } from '../state/target';
 import type { NotesApi } from '../state/useNotes';
 import { ChunkedDiff } from './ChunkedDiff';
@@ -15,7 +16,7 @@ import { ContextBar } from './ContextBar';
 import { useExpandedContext } from './useExpandedContext';
 import type { LineExtra } from './ChunkView';
 import type { DiffFormat } from './diff2html';
-import { countLines, estimateFileHeight, startsOpen } from './estimate';
+import { countLines, estimateFileHeight, HUGE_LINES, startsOpen } from './estimate';
 import type { Side } from './rows';
 import { NEAR, useNearViewport } from './useNearViewport';
 
@@ -59,12 +60,18 @@ export function FileDiff(props: Props) {
 
 function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote, sinceRound }: Props) {
   const lineCount = useMemo(() => countLines(entry.diff), [entry.diff]);
-  const [open, setOpen] = useState(() => startsOpen(entry, lineCount, marks.length > 0));
+  // A viewed file starts folded, and folds when marked viewed; collapse and expand all override both.
+  const [open, setOpen] = useFold(startsOpen(entry, lineCount, marks.length > 0) && !viewed);
+  const wasViewed = useRef(viewed);
+  useLayoutEffect(() => {
+    if (viewed && !wasViewed.current) setOpen(false);
+    wasViewed.current = viewed;
+  }, [viewed, setOpen]);
   // A jump to a line of a folded file unfolds it.
   const target = useTargetIn(entry.ref);
   useLayoutEffect(() => {
     if (target?.line) setOpen(true);
-  }, [target]);
+  }, [target, setOpen]);
   const [openLine, setOpenLine] = useState<string | null>(null);
   const focusLine = useRef<string | null>(null);
   const context = useExpandedContext(entry, api);
@@ -113,7 +120,7 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
         </div>
       ))}
       <ApartLineNotes entry={entry} apart={lineNotes.apart} notes={notes} sinceRound={sinceRound} />
-      <FileBody entry={entry} api={api} open={open} lineCount={lineCount} onOpen={() => setOpen(true)}>
+      <FileBody entry={entry} api={api} open={open} viewed={viewed} lineCount={lineCount} onOpen={() => setOpen(true)}>
         {open && <ChunkedDiff entry={shown} format={format} extras={extras} onLineClick={onLineClick} onHunkClick={context.expandable ? context.above : undefined} />}
         {open && <ContextBar context={context} refName={entry.ref} />}
       </FileBody>
@@ -124,7 +131,7 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
   );
 }
 
-function FileBody({ entry, api, open, lineCount, onOpen, children }: { entry: MaterialEntry; api: Api; open: boolean; lineCount: number; onOpen: () => void; children: React.ReactNode }) {
+function FileBody({ entry, api, open, viewed, lineCount, onOpen, children }: { entry: MaterialEntry; api: Api; open: boolean; viewed: boolean; lineCount: number; onOpen: () => void; children: React.ReactNode }) {
   if (entry.withheld) {
     return <p className="inv-file-message">Withheld: {entry.withheld.reason}. Its content never left git.</p>;
   }
@@ -133,7 +140,7 @@ function FileBody({ entry, api, open, lineCount, onOpen, children }: { entry: Ma
   if (!open) {
     return (
       <button type="button" className="inv-fold" onClick={onOpen}>
-        {entry.generated ? 'Generated or lock file' : 'Large diff'}: {lineCount.toLocaleString()} lines
+        {entry.generated ? 'Generated or lock file' : lineCount > HUGE_LINES ? 'Large diff' : viewed ? 'Viewed' : 'Folded'}: {lineCount.toLocaleString()} lines
         {entry.bytes != null ? `, ${formatBytes(entry.bytes)}` : ''}. Show it
       </button>
     );
