@@ -87,9 +87,9 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
   const cards = good?.data.cards ?? NO_CARDS;
   const invalid = good?.invalid ?? [];
   const hasCards = cards.length > 0 || invalid.length > 0;
-  // Until the reader picks a mode, cards open when there are any, Raw otherwise (also while cards.json is missing or broken).
   // Where the URL says the reader was (a reload, a copied link): read once, then kept in the URL.
   const [initial] = useState(() => startAt(parsePlace(window.location.hash)));
+  // Until the reader picks a mode, cards open when there are any, Raw otherwise (also while cards.json is missing or broken).
   const [chosenMode, setMode] = useState<'cards' | 'raw' | null>(initial.mode ?? null);
   const mode = chosenMode ?? (hasCards ? 'cards' : 'raw');
   const sinceLast = useSinceLast(api, material, mode === 'raw' || !hasCards);

@@ -31,7 +31,8 @@ export function SearchBar({ search, onMatch }: Props) {
       <input
         type="search"
         className="inv-search-input"
-        placeholder="Search all files  /"
+        placeholder="Search the round"
+        title="Search every file of the round (/)"
         aria-label="Search every file of the round"
         value={search.text}
         onChange={(e) => search.setText(e.target.value)}

@@ -1,7 +1,8 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Mark } from '../../schemas/cards';
 import type { MaterialEntry } from '../../schemas/material';
-import type { Api } from '../api/client';
+import { sessionToken, type Api } from '../api/client';
+import { formatPlace } from '../model/place';
 import { BinaryView } from '../components/BinaryView';
 import { ApartLineNotes, lineNoteKeys, placeLineNotes } from '../components/LineNotes';
 import { NoteBox } from '../components/NoteBox';
@@ -179,6 +180,9 @@ function FileHeader({ entry, viewed, onViewed, open, onToggle, foldable }: { ent
         {entry.additions != null && <span className="inv-add">+{entry.additions}</span>}
         {entry.deletions != null && <span className="inv-del">−{entry.deletions}</span>}
       </span>
+      <a className="inv-copy-link" href={formatPlace(sessionToken(), { mode: 'raw', file: entry.ref })} aria-label={`Link to ${entry.ref}`} title="Link to this file: open it, or copy it">
+        #
+      </a>
       <label className="inv-viewed">
         <input type="checkbox" checked={viewed} onChange={(e) => onViewed(e.target.checked)} /> viewed
       </label>
