@@ -31,7 +31,7 @@ export function SearchBar({ search, onMatch }: Props) {
       <input
         type="search"
         className="inv-search-input"
-        placeholder="Search the round"
+        placeholder="Search files"
         title="Search every file of the round (/)"
         aria-label="Search every file of the round"
         value={search.text}

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { SHORTCUTS } from '../../src/components/HelpOverlay';
 import { KEYS } from '../../src/state/useKeyboard';
-import { e2e, eventually, text, texts, type FixtureRepo } from '../helpers/browser';
+import { e2e, eventually, fixtureCards, text, texts, type FixtureRepo } from '../helpers/browser';
 
 const { open } = e2e();
 
@@ -80,6 +80,18 @@ describe('the file tree', () => {
     await page.reload();
     await eventually(count).toBe('1 of 6 viewed');
     await eventually(() => fileOf(page, ref).locator('button.inv-fold').count()).toBe(1);
+  });
+});
+
+describe('a card’s progress', () => {
+  it('says how many of the card’s files are viewed', async () => {
+    const { page } = await open('review-basic');
+    const expire = fixtureCards('review-basic').cards.find((c) => c.id === 'c_expire') as { title: string };
+    await page.locator('nav.inv-sidebar').getByRole('button', { name: expire.title }).click();
+    const card = page.locator('article.inv-card');
+    await eventually(() => text(card.locator('.inv-card-progress'))).toBe('0 of 1 file viewed');
+    await card.locator('section.inv-file label.inv-viewed input').first().check();
+    await eventually(() => text(card.locator('.inv-card-progress'))).toBe('1 of 1 file viewed');
   });
 });
 
