@@ -2,13 +2,14 @@ import type { CardsState, ChangedEvent, Freshness, Lines, MaterialState, NotePut
 
 /** The session token the server put in the URL fragment (`#token=…`); kept for this tab's reloads. */
 export function sessionToken(): string {
+  if (token !== null) return token;
   const fromHash = new URLSearchParams(window.location.hash.slice(1)).get('token');
-  if (fromHash) {
-    sessionStorage.setItem('involut:token', fromHash);
-    return fromHash;
-  }
-  return sessionStorage.getItem('involut:token') ?? '';
+  if (fromHash) sessionStorage.setItem('involut:token', fromHash);
+  token = fromHash || (sessionStorage.getItem('involut:token') ?? '');
+  return token;
 }
+/** Read once per page: the token does not change while the page lives. */
+let token: string | null = null;
 
 /** A refusal or failure the server explained, shown to the reader as it is. */
 export class ApiFailure extends Error {

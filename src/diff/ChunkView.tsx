@@ -56,7 +56,12 @@ export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, tar
     const target = document.createElement('div');
     element.replaceChildren(target);
     drawChunk(target, chunk, format);
-    if (onHunkClick) for (const cell of target.querySelectorAll<HTMLElement>('td.d2h-info')) cell.title = 'Show more lines above this hunk';
+    if (onHunkClick) {
+      for (const cell of target.querySelectorAll<HTMLElement>('td.d2h-info')) {
+        cell.title = 'Show more lines above this hunk';
+        cell.parentElement?.classList.add('inv-hunk-expand');
+      }
+    }
     const placed = mine
       .map((extra) => {
         const index = rowIndexOf(target, format, extra.side, extra.line);

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { MaterialEntry } from '../../schemas/material';
 import type { Api } from '../api/client';
 import { expandDiff, linesAbove, linesBelow } from '../model/context';
@@ -20,12 +20,14 @@ export function useExpandedContext(entry: MaterialEntry, api: Api) {
   const [revealed, setRevealed] = useState<Range[]>([]);
   const [error, setError] = useState<string | null>(null);
   const loading = useRef<Promise<string[]> | null>(null);
-  // A new round's diff starts from its own hunks.
-  useEffect(() => {
+  // A new round's diff starts from its own hunks (checked during render: no extra pass when a file first draws).
+  const [forDiff, setForDiff] = useState(entry.diff);
+  if (forDiff !== entry.diff) {
+    setForDiff(entry.diff);
     setRevealed([]);
     setFile(null);
     loading.current = null;
-  }, [entry.hash, entry.diff]);
+  }
 
   const diff = useMemo(() => (entry.diff && file && revealed.length ? expandDiff(entry.diff, file, revealed) : entry.diff), [entry.diff, file, revealed]);
 
