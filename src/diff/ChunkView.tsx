@@ -84,7 +84,7 @@ export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, tar
     row.classList.add('inv-hit');
     row.dataset.hitSeq = String(target.seq);
     if (target.scroll) landInSight(row);
-  }, [drawn, target, format, placement]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [drawn, target, format, placement]);
 
   const onClick = (event: React.MouseEvent) => {
     const row = (event.target as Element).closest('tr');

@@ -122,7 +122,7 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
       ))}
       <ApartLineNotes entry={entry} apart={lineNotes.apart} notes={notes} sinceRound={sinceRound} />
       <FileBody entry={entry} api={api} open={open} viewed={viewed} lineCount={lineCount} onOpen={() => setOpen(true)}>
-        {open && <ChunkedDiff entry={shown} format={format} extras={extras} onLineClick={onLineClick} onHunkClick={context.expandable ? context.above : undefined} />}
+        {open && <ChunkedDiff entry={shown} format={format} extras={extras} onLineClick={onLineClick} onHunkClick={context.expandable ? (header) => void context.above(header) : undefined} />}
         {open && <ContextBar context={context} refName={entry.ref} />}
       </FileBody>
       {fileNote && (
