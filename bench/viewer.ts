@@ -48,7 +48,7 @@ export const BENCH_ROOT = process.env.BENCH_ROOT ? path.resolve(process.env.BENC
 /** The built CLI; BENCH_CLI names another build (one made elsewhere for profiling, say). */
 export const CLI = process.env.BENCH_CLI ? path.resolve(process.env.BENCH_CLI) : path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'dist', 'server', 'cli.js');
 
-export const TARGETS = { firstReadableMs: 1000, jumpLastMs: 100, longestTaskMs: 200, peakMemoryMiB: 500 };
+export const TARGETS = { firstReadableMs: 1000, jumpLastMs: 100, longestTaskMs: 200, peakMemoryMiB: 500, searchCountMs: 300, searchNextMs: 500, contextMs: 100 };
 
 export interface ViewerRun {
   load: string;
@@ -71,6 +71,12 @@ export interface ViewerRun {
   rendererRssAfterGcMiB: number;
   scrollStops: number;
   scrollMs: number;
+  /** A search for text only in the last file's diff: last keystroke to the count shown, "next" to the line on screen, and the longest task between. */
+  searchCountMs: number;
+  searchNextMs: number;
+  searchLongestTaskMs: number;
+  /** A click on a file's "whole file" to its lines drawn (-1: no file of the round had context to show). */
+  contextMs: number;
 }
 
 export interface ViewerResult {
@@ -352,7 +358,78 @@ async function cardsFirst(browser: Browser, url: string): Promise<{ ms: number; 
   }
 }
 
-async function rawRun(browser: Browser, url: string, material: { refs: string[] }): Promise<Omit<ViewerRun, 'load' | 'cardsFirstMs'>> {
+/**
+ * A word of the last file's diff that no other diff or path of the round holds, for the
+ * search target ("a string that occurs only in the last file's diff"); null if there is none.
+ */
+export function onlyInLast(material: { material: Array<{ ref: string; diff: string | null }> }, last: string): string | null {
+  const entry = material.material.find((e) => e.ref === last);
+  const rest = material.material
+    .filter((e) => e.ref !== last)
+    .map((e) => `${e.ref}\n${e.diff ?? ''}`)
+    .join('\n')
+    .toLowerCase();
+  for (const word of new Set(entry?.diff?.match(/[A-Za-z_][A-Za-z0-9_]{5,}/g) ?? [])) {
+    if (!rest.includes(word.toLowerCase()) && !last.toLowerCase().includes(word.toLowerCase())) return word;
+  }
+  return null;
+}
+
+/**
+ * In the page: as WAIT_FRAME, with the test a function (the page's CSP refuses to compile a
+ * string, which WAIT_FRAME's top-level call gets away with but a nested one does not).
+ */
+const FRAME_UNTIL = `(async ({ test, timeout }) => {
+  const limit = performance.now() + timeout;
+  for (;;) {
+    const seen = await new Promise((r) => requestAnimationFrame(() => {
+      if (!test()) return r(false);
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => r(true);
+      channel.port2.postMessage(null);
+    }));
+    if (seen) return performance.now();
+    if (performance.now() > limit) return -1;
+  }
+})`;
+
+/** In the page: the search field set to `query` at once (the last keystroke), then the count and "next", timed. */
+const SEARCH_RUN = `(async ({ query, wait }) => {
+  const input = document.querySelector('.inv-search-input');
+  if (!input) return { count: -2, next: -2, start: 0 };
+  const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+  const start = performance.now();
+  setValue.call(input, query);
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  const counted = await wait({ test: () => /^1 match in 1 file$/.test(document.querySelector('.inv-search-count')?.textContent ?? ''), timeout: 30000 });
+  if (counted < 0) return { count: -1, next: -1, start };
+  const nextStart = performance.now();
+  document.querySelector('button[aria-label="Next match"]').click();
+  const shown = await wait({ test: () => { const r = document.querySelector('tr.inv-hit')?.getBoundingClientRect(); return !!r && r.top >= 45 && r.bottom <= innerHeight; }, timeout: 30000 });
+  return { count: counted - start, next: shown < 0 ? -1 : shown - nextStart, start };
+})`;
+
+/**
+ * In the page: "show the whole file" on the files that offer it, one after another, timed
+ * from the click to its rows growing on screen; the first file with lines in no hunk counts
+ * (a file whose hunks cover it all has nothing to add).
+ */
+const CONTEXT_RUN = `(async ({ wait }) => {
+  const buttons = [...document.querySelectorAll('.inv-context-bar button')].filter((b) => b.textContent.includes('whole file')).slice(0, 10);
+  for (const button of buttons) {
+    const section = button.closest('section.inv-file');
+    section.scrollIntoView({ block: 'start' });
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const rows = section.querySelectorAll('.d2h-diff-tbody > tr').length;
+    const start = performance.now();
+    button.click();
+    const t = await wait({ test: () => section.querySelectorAll('.d2h-diff-tbody > tr').length > rows, timeout: 2000 });
+    if (t >= 0) return t - start;
+  }
+  return -2;
+})`;
+
+async function rawRun(browser: Browser, url: string, material: { refs: string[]; query: string | null }): Promise<Omit<ViewerRun, 'load' | 'cardsFirstMs'>> {
   const { page, close } = await newPage(browser);
   const rss = rendererSampler();
   try {
@@ -381,6 +458,18 @@ async function rawRun(browser: Browser, url: string, material: { refs: string[] 
     if (jumpLastMs < 0) throw new Error(`Raw: jumping to ${last} did not draw its rows (${jumpLastMs})`);
     await page.waitForTimeout(500);
     await probe.sample();
+
+    // Search for a word only the last file's diff holds, from the top of the round.
+    await page.evaluate('window.scrollTo(0, 0)');
+    await page.waitForTimeout(300);
+    const search = material.query
+      ? ((await page.evaluate(`${SEARCH_RUN}({ query: ${JSON.stringify(material.query)}, wait: ${FRAME_UNTIL} })`)) as { count: number; next: number; start: number })
+      : { count: -1, next: -1, start: Infinity };
+    const searchTasks = ((await page.evaluate('globalThis.__bench.longtasks')) as Array<{ start: number; duration: number }>).filter((e) => e.start >= search.start);
+    const searchLongestTaskMs = Math.max(0, ...searchTasks.map((e) => e.duration));
+    await page.waitForTimeout(300);
+    const contextMs = (await page.evaluate(`${CONTEXT_RUN}({ wait: ${FRAME_UNTIL} })`)) as number;
+    await page.waitForTimeout(300);
 
     // (c) the 50,000-line file: to it, unfold, scroll through.
     await page.evaluate(`document.querySelector(${treeButtonOf(LARGE_REF)}).click()`);
@@ -444,6 +533,10 @@ async function rawRun(browser: Browser, url: string, material: { refs: string[] 
       rendererRssAfterGcMiB: (afterGc?.rssKiB ?? 0) / 1024,
       scrollStops: stops.length,
       scrollMs,
+      searchCountMs: search.count,
+      searchNextMs: search.next,
+      searchLongestTaskMs,
+      contextMs,
     };
   } finally {
     rss.stop();
@@ -470,6 +563,8 @@ export async function benchViewer(repo: SynthRepo, runs: number): Promise<Viewer
   writeFileSync(cardsFile, `${JSON.stringify(benchCards(material), null, 2)}\n`);
   // The tree's order (folders first, then files, by name): its last file is the last of Raw.
   const refs = treeOrderOf(material.material.map((e) => e.ref));
+  const query = onlyInLast(material, refs[refs.length - 1]!);
+  if (!query) log('viewer: no word is only in the last file, so search is not measured');
 
   const home = mkdtempSync(path.join(os.tmpdir(), 'involut-bench-home-'));
   mkdirSync(path.join(home, 'state'), { recursive: true });
@@ -489,7 +584,7 @@ export async function benchViewer(repo: SynthRepo, runs: number): Promise<Viewer
     renameSync(cardsFile, aside);
     await new Promise((r) => setTimeout(r, 300));
     for (let i = 0; i < runs; i++) {
-      const raw = await rawRun(browser, server.url, { refs });
+      const raw = await rawRun(browser, server.url, { refs, query });
       const cards = cardsRuns[i]!;
       const run: ViewerRun = {
         load: loadavg(),
@@ -505,7 +600,8 @@ export async function benchViewer(repo: SynthRepo, runs: number): Promise<Viewer
         `viewer raw run ${i + 1}/${runs}: first file ${fmt(run.rawFirstMs)} (material fetch ${fmt(run.materialFetchMs)}), last file ${fmt(run.jumpLastMs)}, ` +
           `unfold ${fmt(run.unfoldReadableMs)}, longest task ${fmt(run.longestTaskMs)} (frame ${fmt(run.longestFrameMs)}, ${run.longTasks} long tasks), ` +
           `heap ${run.heapPeakMiB.toFixed(0)} MiB, ${run.nodesPeak} nodes, page renderer RSS ${run.rendererRssPeakMiB.toFixed(0)} MiB ` +
-          `(private ${run.rendererAnonPeakMiB.toFixed(0)} MiB; ${run.rendererRssAfterGcMiB.toFixed(0)} MiB after GC)   load ${run.load}`,
+          `(private ${run.rendererAnonPeakMiB.toFixed(0)} MiB; ${run.rendererRssAfterGcMiB.toFixed(0)} MiB after GC), ` +
+          `search count ${fmt(run.searchCountMs)}, next ${fmt(run.searchNextMs)} (longest task ${fmt(run.searchLongestTaskMs)}), context ${fmt(run.contextMs)}   load ${run.load}`,
       );
     }
   } finally {
@@ -535,6 +631,10 @@ export async function benchViewer(repo: SynthRepo, runs: number): Promise<Viewer
     rendererRssAfterGcMiB: med('rendererRssAfterGcMiB'),
     scrollStops: med('scrollStops'),
     scrollMs: med('scrollMs'),
+    searchCountMs: med('searchCountMs'),
+    searchNextMs: med('searchNextMs'),
+    searchLongestTaskMs: med('searchLongestTaskMs'),
+    contextMs: med('contextMs'),
   };
   const peaks = {
     heapMiB: Math.max(...results.map((r) => r.heapPeakMiB)),
@@ -548,6 +648,12 @@ export async function benchViewer(repo: SynthRepo, runs: number): Promise<Viewer
     verdict(first < TARGETS.firstReadableMs, `first card readable ${fmt(m.cardsFirstMs)}, first Raw file readable ${fmt(m.rawFirstMs)} (target < ${fmt(TARGETS.firstReadableMs)})`),
     verdict(m.jumpLastMs < TARGETS.jumpLastMs, `jump to the last file readable ${fmt(m.jumpLastMs)} (target < ${fmt(TARGETS.jumpLastMs)})`),
     verdict(m.longestTaskMs < TARGETS.longestTaskMs, `longest task with the 50,000-line file unfolded and scrolled ${fmt(m.longestTaskMs)} (target < ${fmt(TARGETS.longestTaskMs)})`),
+    verdict(
+      m.searchCountMs >= 0 && m.searchCountMs <= TARGETS.searchCountMs && m.searchNextMs >= 0 && m.searchNextMs <= TARGETS.searchNextMs && m.searchLongestTaskMs < TARGETS.longestTaskMs,
+      `search for a word only in the last file: count shown ${fmt(m.searchCountMs)} after the last keystroke (target ≤ ${fmt(TARGETS.searchCountMs)}), ` +
+        `the match on screen ${fmt(m.searchNextMs)} after next (target ≤ ${fmt(TARGETS.searchNextMs)}), longest task ${fmt(m.searchLongestTaskMs)} (target < ${fmt(TARGETS.longestTaskMs)})`,
+    ),
+    verdict(m.contextMs >= 0 && m.contextMs <= TARGETS.contextMs, `whole-file context drawn ${fmt(m.contextMs)} after the click (target ≤ ${fmt(TARGETS.contextMs)})`),
     verdict(
       peaks.heapMiB < TARGETS.peakMemoryMiB,
       `peak JS heap ${peaks.heapMiB.toFixed(0)} MiB, ${peaks.nodes.toLocaleString('en')} DOM nodes (target < ${TARGETS.peakMemoryMiB} MB); ` +
@@ -613,6 +719,10 @@ export function viewerReport(result: ViewerResult): string[] {
     ['(c) longest task, 50,000-line file unfolded + scrolled', fmt(m.longestTaskMs), span('longestTaskMs'), `< ${fmt(TARGETS.longestTaskMs)}`],
     ['    longest animation frame (script + rendering)', fmt(m.longestFrameMs), span('longestFrameMs'), ''],
     ['    unfold click to its rows drawn', fmt(m.unfoldReadableMs), span('unfoldReadableMs'), ''],
+    ['(e) search: last keystroke to the count shown', fmt(m.searchCountMs), span('searchCountMs'), `≤ ${fmt(TARGETS.searchCountMs)}`],
+    ['    search: next to the match on screen', fmt(m.searchNextMs), span('searchNextMs'), `≤ ${fmt(TARGETS.searchNextMs)}`],
+    ['    search: longest task', fmt(m.searchLongestTaskMs), span('searchLongestTaskMs'), `< ${fmt(TARGETS.longestTaskMs)}`],
+    ['(f) whole-file context drawn after the click', fmt(m.contextMs), span('contextMs'), `≤ ${fmt(TARGETS.contextMs)}`],
     ['(d) peak JS heap (CDP JSHeapUsedSize)', mib(m.heapPeakMiB), span('heapPeakMiB', mib), `< ${TARGETS.peakMemoryMiB} MB`],
     ['    peak DOM nodes (CDP Nodes)', m.nodesPeak.toLocaleString('en'), span('nodesPeak', (n) => n.toLocaleString('en')), ''],
     ['    after a forced GC: JS heap', mib(m.heapAfterGcMiB), span('heapAfterGcMiB', mib), ''],

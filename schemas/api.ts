@@ -101,6 +101,62 @@ export const SinceLast = z.discriminatedUnion('state', [
   z.object({ state: z.literal('none'), reason: z.string() }),
 ]);
 
+/** `GET /api/search?q=&case=1&word=1&regex=1`: a search over the paths and diff text of the current material. */
+export const SearchQuery = z.object({
+  q: z.string().min(1).max(500),
+  /** `1`: letters must match in case. Default: any case. */
+  case: z.enum(['0', '1']).optional(),
+  /** `1`: only whole words (the match is not inside a longer word). */
+  word: z.enum(['0', '1']).optional(),
+  /** `1`: `q` is a JavaScript regular expression, matched against one line at a time. */
+  regex: z.enum(['0', '1']).optional(),
+});
+
+/** One matching diff line: where it is in the file's diff, which side and number it shows, and its text around the match. */
+export const SearchHit = z.object({
+  /** Index of the line in the entry's `diff` (0 is its first `@@` line). */
+  index: z.number().int().nonnegative(),
+  /** `-` for a deleted line (old numbering), `+` for an added or context line (new numbering). */
+  side: z.enum(['+', '-']),
+  number: z.number().int().nonnegative(),
+  /** The line's text without its diff prefix, cut to a little context around the match. */
+  text: z.string(),
+  /** Where the match lies in `text`. */
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+});
+
+/** The matches in one file: in its path, in its diff lines, or both. */
+export const SearchFile = z.object({ ref: z.string(), path: z.boolean(), hits: z.array(SearchHit) });
+
+export const SearchResult = z.object({
+  /** Matches counted: path matches plus line matches; at most the cap, see `capped`. */
+  matches: z.number().int().nonnegative(),
+  files: z.number().int().nonnegative(),
+  /** True when there were more matches than counted: show "N+ matches". */
+  capped: z.boolean(),
+  results: z.array(SearchFile),
+});
+
+/** `GET /api/lines/<ref>?side=&from=&to=`: lines of a file of the material, from the captured tree (after) or the round's base (before). */
+export const LinesQuery = z.object({
+  side: z.enum(['before', 'after']),
+  /** First line sent, from 1. Default 1. */
+  from: z.coerce.number().int().positive().optional(),
+  /** Last line sent. Default: the file's last. */
+  to: z.coerce.number().int().positive().optional(),
+});
+
+export const Lines = z.object({
+  side: z.enum(['before', 'after']),
+  /** Lines in the whole file on that side. */
+  total: z.number().int().nonnegative(),
+  /** Number of the first line in `lines`. */
+  from: z.number().int().positive(),
+  /** The lines' text, without their line ends. */
+  lines: z.array(z.string()),
+});
+
 /** Every refusal and failure of the API. */
 export const ApiError = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
@@ -120,3 +176,9 @@ export type DraftList = z.infer<typeof DraftList>;
 export type Freshness = z.infer<typeof Freshness>;
 export type SinceLast = z.infer<typeof SinceLast>;
 export type ApiError = z.infer<typeof ApiError>;
+export type LinesQuery = z.infer<typeof LinesQuery>;
+export type Lines = z.infer<typeof Lines>;
+export type SearchQuery = z.infer<typeof SearchQuery>;
+export type SearchHit = z.infer<typeof SearchHit>;
+export type SearchFile = z.infer<typeof SearchFile>;
+export type SearchResult = z.infer<typeof SearchResult>;

@@ -12,6 +12,8 @@ import { fileRoutes } from './routes/files';
 import { freshnessRoutes } from './routes/freshness';
 import { healthRoutes } from './routes/health';
 import { NOTE_BODY_LIMIT, noteRoutes } from './routes/notes';
+import { lineRoutes } from './routes/lines';
+import { searchRoutes } from './routes/search';
 import { sinceLastRoutes } from './routes/since-last';
 import { viewerRoutes } from './routes/viewer';
 import { guardRequests, isApiPath, refuse, requireToken, securityHeaders, type Refusal, type SecurityOptions } from './security';
@@ -73,6 +75,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       freshnessRoutes(api, context);
       healthRoutes(api, context);
       sinceLastRoutes(api, context);
+      searchRoutes(api, context);
+      lineRoutes(api, context);
     },
     { prefix: '/api' },
   );

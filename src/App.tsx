@@ -9,20 +9,29 @@ import { Header } from './components/Header';
 import { HelpOverlay } from './components/HelpOverlay';
 import { ThreadsContext, type Threads } from './components/NoteThread';
 import { RawMode } from './components/RawMode';
+import { SearchBar } from './components/SearchBar';
 import { UNCLAIMED } from './components/Sidebar';
 import type { DiffFormat } from './diff/diff2html';
+import { fileOnScreen, focusNoteBox, stepFileSection, stepHunk, stepNote } from './diff/moves';
 import { budget } from './model/budget';
 import { coverage as computeCoverage, groupByIntent } from './model/coverage';
+import { fileTree, treeOrder } from './model/file-tree';
+import type { Match } from './model/search';
 import { noteThreads } from './model/threads';
 import { setStorageScope, useStored } from './state/storage';
 import { useKeyboard } from './state/useKeyboard';
 import { useNotes } from './state/useNotes';
 import { useReading } from './state/useReading';
 import { useReview } from './state/useReview';
+import { useSearch } from './state/useSearch';
+import { clearTarget, revealTarget, useTarget } from './state/target';
+import { usePlace } from './state/usePlace';
+import { parsePlace, type Place } from './model/place';
 import { useSinceLast } from './state/useSinceLast';
 import { useViewed } from './state/useViewed';
 
-const api = new Api(sessionToken());
+const token = sessionToken();
+const api = new Api(token);
 const NO_CARDS: Card[] = [];
 
 /** The viewer: error, loading, or the round read by cards or in Raw. */
@@ -79,14 +88,31 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
   const cards = good?.data.cards ?? NO_CARDS;
   const invalid = good?.invalid ?? [];
   const hasCards = cards.length > 0 || invalid.length > 0;
+  // Where the URL says the reader was (a reload, a copied link): read once, then kept in the URL.
+  const [initial] = useState(() => startAt(parsePlace(window.location.hash)));
   // Until the reader picks a mode, cards open when there are any, Raw otherwise (also while cards.json is missing or broken).
-  const [chosenMode, setMode] = useState<'cards' | 'raw' | null>(null);
+  const [chosenMode, setMode] = useState<'cards' | 'raw' | null>(initial.mode ?? null);
   const mode = chosenMode ?? (hasCards ? 'cards' : 'raw');
   const sinceLast = useSinceLast(api, material, mode === 'raw' || !hasCards);
-  const [selected, setSelected] = useState<string | null>(null);
-  const [currentFile, setCurrentFile] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string | null>(initial.card ?? null);
+  // The current file is the last jump's target (a tree click, ] or [, a search match, a link, a line chosen).
+  const target = useTarget();
+  const currentFile = target?.ref ?? null;
+  const setCurrentFile = (ref: string | null) => (ref === null ? clearTarget() : revealTarget(ref));
+  usePlace(token, mode === 'raw' ? { mode, file: target?.ref, line: target?.line } : { mode, card: selected ?? undefined }, (place) => {
+    setMode(place.mode ?? null);
+    if (place.card) setSelected(place.card);
+    startAt(place);
+  });
 
   const byRef = useMemo(() => new Map(entries.map((e) => [e.ref, e])), [entries]);
+  // Search matches are visited in Raw's order of files.
+  const order = useMemo(() => new Map(treeOrder(fileTree(entries)).map((e, i) => [e.ref, i])), [entries]);
+  const search = useSearch(api, order, material.generated);
+  const showMatch = (match: Match) => {
+    setMode('raw');
+    revealTarget(match.ref, match.line);
+  };
   const coverage = useMemo(() => computeCoverage(entries, cards), [entries, cards]);
   const ordered = useMemo(() => groupByIntent(cards).flatMap((g) => g.cards), [cards]);
   const { total, fits } = useMemo(() => budget(ordered, reading.budgetMinutes), [ordered, reading.budgetMinutes]);
@@ -110,6 +136,10 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
   const threadMap = useMemo(() => noteThreads(notes.notes, cards, material.generated), [notes.notes, cards, material.generated]);
   const threads = useMemo<Threads>(() => ({ threads: threadMap, titleOf, onSelect }), [threadMap, titleOf, onSelect]);
 
+  const stepFile = (step: 1 | -1) => {
+    const ref = stepFileSection(step);
+    if (ref) revealTarget(ref);
+  };
   useKeyboard({
     nextCard: (step) => {
       if (mode === 'raw') return stepFile(step);
@@ -118,30 +148,25 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
       const next = ids[Math.max(0, Math.min(ids.length - 1, at + step))];
       if (next) context.onSelect(next);
     },
-    nextFile: (step) => stepFile(step),
+    nextFile: stepFile,
+    nextHunk: (step) => void (stepHunk(step) || stepFile(step)),
+    nextNote: (step) => void stepNote(step),
+    toggleViewed: () => {
+      const entry = byRef.get(fileOnScreen() ?? currentFile ?? '');
+      if (entry) setViewed(entry, !isViewed(entry));
+    },
     toggleRaw: () => setMode(mode === 'raw' ? 'cards' : 'raw'),
     toggleFormat: () => setFormat((f) => (f === 'line-by-line' ? 'side-by-side' : 'line-by-line')),
-    focusNote: () => focusNote(currentFile),
+    focusNote: () => focusNoteBox(fileOnScreen() ?? currentFile),
+    focusSearch: () => document.querySelector<HTMLInputElement>('.inv-search-input')?.focus(),
     toggleHelp: () => setHelp((h) => !h),
     closeHelp: () => setHelp(false),
   });
-
-  function stepFile(step: number) {
-    // Raw's blocks not mounted yet stand for their first file (FileBlock): Raw scrolls to it once mounted.
-    const sections = [...document.querySelectorAll<HTMLElement>('section.inv-file, [data-first-ref]')];
-    if (!sections.length) return;
-    const top = sections.findIndex((s) => s.getBoundingClientRect().top > 8);
-    const at = top === -1 ? sections.length - 1 : step > 0 ? top : top - 2;
-    const target = sections[Math.max(0, Math.min(sections.length - 1, at))]!;
-    target.scrollIntoView({ block: 'start' });
-    setCurrentFile(target.dataset.ref ?? target.dataset.firstRef ?? null);
-  }
 
   return (
     <ThreadsContext.Provider value={threads}>
       <div className="inv-app">
         <Header
-          source={entries.length}
           mode={mode}
           onMode={setMode}
           hasCards={hasCards}
@@ -151,6 +176,7 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
           notes={notes.notes}
           promptContext={{ cards, material: entries, threads: threadMap }}
           onHelp={() => setHelp(true)}
+          search={<SearchBar search={search} onMatch={showMatch} />}
         />
         <Banners review={review} />
         {mode === 'cards' && hasCards ? (
@@ -180,8 +206,12 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
  */
 function useNewToken(refetchAll: () => void, retry: () => void) {
   useEffect(() => {
+    let current = sessionToken();
+    // The fragment also moves with the reader's place (back, forward): only a new token is news.
     const taken = () => {
-      api.setToken(sessionToken());
+      if (sessionToken() === current) return;
+      current = sessionToken();
+      api.setToken(current);
       refetchAll();
       retry();
     };
@@ -190,9 +220,9 @@ function useNewToken(refetchAll: () => void, retry: () => void) {
   }, [refetchAll, retry]);
 }
 
-/** Focuses the note box of the current file, or else the first one on screen. */
-function focusNote(ref: string | null) {
-  const scope = ref ? document.querySelector(`section.inv-file[data-ref="${CSS.escape(ref)}"]`) : null;
-  const box = (scope ?? document).querySelector<HTMLTextAreaElement>('textarea.inv-note-text');
-  box?.focus();
+/** Puts the reader at a place's file and line (or nowhere in particular), and returns the place. */
+function startAt(place: Place): Place {
+  if (place.file) revealTarget(place.file, place.line);
+  else clearTarget();
+  return place;
 }

@@ -4,6 +4,8 @@ import { noteThreads } from '../../src/model/threads';
 import { InvolutError } from '../errors';
 import type { Output } from '../output';
 import { readReview } from '../read-review';
+import { findRunningServer } from '../running-servers';
+import { linkTo, placeOfNote } from '../../src/model/place';
 
 export interface NotesFlags {
   /** Any folder inside the repository. */
@@ -40,6 +42,9 @@ export async function notes(flags: NotesFlags, out: Output): Promise<void> {
   }
   const entries = material.state === 'ok' ? material.data.material : undefined;
   const threads = noteThreads(all, validCards, material.state === 'ok' ? material.data.generated : null);
+  // With a server running for the repository, each note says the link that opens the viewer on it.
+  const server = await findRunningServer(read.root);
+  const linkOf = server ? (key: string) => linkTo(server.url, placeOfNote(key)) : undefined;
   const shown = noteRecord();
   for (const [key, note] of Object.entries(all)) if (flags.all || !threads.get(key)?.answered) setNote(shown, key, note);
   const total = Object.keys(all).length;
@@ -47,7 +52,7 @@ export async function notes(flags: NotesFlags, out: Output): Promise<void> {
   out.result(null, () => {
     if (Object.keys(shown).length === 0) return [flags.all ? 'No notes.' : 'No open notes.', ...(answered > 0 && !flags.all ? [`${count(answered)} answered; \`involut notes --all\` shows them.`] : [])];
     const title = flags.all ? `# ${count(total)}, ${answered} answered` : `# ${count(total - answered, 'open note')}`;
-    return [title, '', notesPrompt(shown, { cards: validCards, material: entries, threads }).trimEnd()];
+    return [title, '', notesPrompt(shown, { cards: validCards, material: entries, threads, linkOf }).trimEnd()];
   });
 }
 

@@ -1,5 +1,5 @@
 import { noteRecord } from '../../schemas/notes';
-import type { ApiError, CardsState, ChangedEvent, Draft, DraftList, Freshness, MaterialState, NotePut, NotePutResult, NotesState, SinceLast } from '../../schemas/api';
+import type { ApiError, CardsState, ChangedEvent, Draft, DraftList, Freshness, Lines, MaterialState, NotePut, NotePutResult, NotesState, SearchQuery, SearchResult, SinceLast } from '../../schemas/api';
 
 /** The session token the server put in the URL fragment (`#token=…`); kept for this tab's reloads. */
 export function sessionToken(): string {
@@ -63,6 +63,9 @@ export class Api {
   };
   freshness = () => this.json<Freshness>('/api/freshness');
   sinceLast = () => this.json<SinceLast>('/api/since-last');
+  search = (query: SearchQuery, signal?: AbortSignal) => this.json<SearchResult>(`/api/search?${new URLSearchParams(query)}`, { signal });
+  /** Every line of a file on one side, from the round's own git objects. */
+  lines = (ref: string, side: 'before' | 'after') => this.json<Lines>(`/api/lines/${encodePath(ref)}?side=${side}`);
 
   putNote = (key: string, body: NotePut) =>
     this.json<NotePutResult>(`/api/notes/${encodeURIComponent(key)}`, {
@@ -84,7 +87,7 @@ export class Api {
 
   /** URL of a before copy (`blobs/…` from material.json); images load it through `fetchObjectUrl`. */
   blobPath = (before: string) => `/api/blob/${before.replace(/^blobs\//, '').split('/').map(encodeURIComponent).join('/')}`;
-  afterPath = (ref: string) => `/api/after/${ref.split('/').map(encodeURIComponent).join('/')}`;
+  afterPath = (ref: string) => `/api/after/${encodePath(ref)}`;
 
   /** Fetches bytes with the token (an <img src> cannot send headers); the image render also counts and decodes them. */
   async blob(path: string): Promise<Blob> {
@@ -122,6 +125,8 @@ export class Api {
     return () => controller.abort();
   }
 }
+
+const encodePath = (ref: string) => ref.split('/').map(encodeURIComponent).join('/');
 
 async function readEvents(body: ReadableStream<Uint8Array>, onChange: (event: ChangedEvent) => void): Promise<void> {
   const reader = body.getReader();

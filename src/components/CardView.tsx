@@ -81,6 +81,11 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
       )}
       {detail === 'full' && !gated && (
         <>
+          {refs.length > 0 && (
+            <p className="inv-card-progress inv-muted">
+              {refs.filter((ref) => context.isViewed(entries.get(ref)!)).length} of {refs.length} {refs.length === 1 ? 'file' : 'files'} viewed
+            </p>
+          )}
           {refs.map((ref) => {
             const entry = entries.get(ref)!;
             return (

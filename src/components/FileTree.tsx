@@ -1,25 +1,56 @@
-import { memo, useMemo, useState } from 'react';
+import { memo, useDeferredValue, useMemo, useState } from 'react';
 import type { MaterialEntry } from '../../schemas/material';
-import { treeRows, type TreeNode } from '../model/file-tree';
+import { fileTree, filterEntries, treeRows, type TreeNode } from '../model/file-tree';
+import { foldAll } from '../state/folding';
 import { Visible } from './Visible';
 
 interface Props {
   tree: TreeNode;
+  /** The files the tree shows, for the filter and the viewed count. */
+  entries: MaterialEntry[];
   onOpen: (entry: MaterialEntry) => void;
   isViewed: (entry: MaterialEntry) => boolean;
   current: string | null;
 }
 
-/** Every file of the material as a folder tree with status and +/− counts. */
-export function FileTree({ tree, onOpen, isViewed, current }: Props) {
+/** Every file of the material as a folder tree with status and +/− counts, a filter by path, and how many are viewed. */
+export function FileTree({ tree, entries, onOpen, isViewed, current }: Props) {
+  const [filter, setFilter] = useState('');
+  const deferred = useDeferredValue(filter);
+  const shown = useMemo(() => (deferred.trim() ? fileTree(filterEntries(entries, deferred)) : tree), [deferred, entries, tree]);
+  const viewed = useMemo(() => entries.filter(isViewed).length, [entries, isViewed]);
   return (
     <nav className="inv-sidebar inv-tree" aria-label="Changed files">
       <p className="inv-coverage">
         {tree.files} changed {tree.files === 1 ? 'file' : 'files'} <span className="inv-add">+{tree.additions}</span>{' '}
         <span className="inv-del">−{tree.deletions}</span>
       </p>
+      <p className="inv-progress">
+        <span className="inv-viewed-count">
+          {viewed} of {entries.length} viewed
+        </span>
+        <button type="button" className="inv-link" onClick={() => foldAll(false)}>
+          Collapse all
+        </button>
+        <button type="button" className="inv-link" onClick={() => foldAll(true)}>
+          Expand all
+        </button>
+      </p>
+      <input
+        type="search"
+        className="inv-tree-filter"
+        placeholder="Filter files by path"
+        aria-label="Filter files by path"
+        value={filter}
+        onChange={(e) => setFilter(e.target.value)}
+      />
+      {deferred.trim() && (
+        <p className="inv-muted inv-filter-count" role="status">
+          {shown.files} of {tree.files} files
+        </p>
+      )}
       <ul role="tree">
-        {tree.children.map((node) => (
+        {shown.children.map((node) => (
           <Node key={node.path} node={node} onOpen={onOpen} isViewed={isViewed} current={within(node, current)} />
         ))}
       </ul>
@@ -35,7 +66,7 @@ function within(node: TreeNode, current: string | null): string | null {
   return current !== null && (current === node.path || current.startsWith(`${node.path}/`)) ? current : null;
 }
 
-const Node = memo(function TreeRow({ node, onOpen, isViewed, current }: { node: TreeNode } & Omit<Props, 'tree'>) {
+const Node = memo(function TreeRow({ node, onOpen, isViewed, current }: { node: TreeNode } & Omit<Props, 'tree' | 'entries'>) {
   const [open, setOpen] = useState(true);
   const rows = useMemo(() => treeRows(node), [node]);
   if (node.entry) {

@@ -1,10 +1,10 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { Note } from '../../schemas/notes';
 import type { DiffFormat } from '../diff/diff2html';
 import { notesPrompt, type NotesContext } from '../model/prompt';
+import { useHeaderHeight } from '../state/useHeaderHeight';
 
 interface Props {
-  source: number;
   mode: 'cards' | 'raw';
   onMode: (mode: 'cards' | 'raw') => void;
   hasCards: boolean;
@@ -15,15 +15,18 @@ interface Props {
   /** What the copied prompt orders and annotates the notes with (card order, threads). */
   promptContext: NotesContext;
   onHelp: () => void;
+  /** The search field of the whole round. */
+  search: React.ReactNode;
 }
 
 /** The top bar: mode, diff format, the daily budget, the notes hand-over, and help. */
-export function Header({ source, mode, onMode, hasCards, format, onFormat, budget, notes, promptContext, onHelp }: Props) {
+export function Header({ mode, onMode, hasCards, format, onFormat, budget, notes, promptContext, onHelp, search }: Props) {
   const count = Object.keys(notes).length;
+  const bar = useRef<HTMLElement>(null);
+  useHeaderHeight(bar);
   return (
-    <header className="inv-header">
+    <header ref={bar} className="inv-header">
       <span className="inv-logo">Involut</span>
-      <span className="inv-muted">{source} changed {source === 1 ? 'file' : 'files'}</span>
       <div className="inv-segmented" role="group" aria-label="Mode">
         <button type="button" aria-pressed={mode === 'cards'} disabled={!hasCards} onClick={() => onMode('cards')} title={hasCards ? 'Read by cards' : 'No cards to read: the agent has not written cards.json'}>
           Cards
@@ -40,6 +43,7 @@ export function Header({ source, mode, onMode, hasCards, format, onFormat, budge
           Side by side
         </button>
       </div>
+      {search}
       {hasCards && (
         <label className="inv-budget">
           Budget{' '}
@@ -51,7 +55,7 @@ export function Header({ source, mode, onMode, hasCards, format, onFormat, budge
             aria-label="Daily budget in minutes"
             onChange={(e) => budget.onMinutes(Math.max(0, Number(e.target.value) || 0))}
           />{' '}
-          min · cards need {budget.total} min · {budget.fits} of {budget.cards} fit
+          min · cards need {budget.total} · {budget.fits} of {budget.cards} fit
         </label>
       )}
       <CopyPrompt notes={notes} count={count} context={promptContext} />

@@ -4,9 +4,12 @@ import type { MaterialEntry } from '../../schemas/material';
 import { FileDiff } from '../diff/FileDiff';
 import { estimateFilesHeight } from '../diff/estimate';
 import { holdFileInPlace } from '../diff/holdInPlace';
+import { landInSight } from '../diff/landInSight';
+import { fileOnScreen } from '../diff/moves';
 import { whenScreenSettled } from '../diff/screenSettled';
 import { refreshNear } from '../diff/useNearViewport';
 import { fileTree, treeOrder } from '../model/file-tree';
+import { targetNow, useTarget } from '../state/target';
 import type { SinceLastView } from '../state/useSinceLast';
 import type { CardContext } from './CardView';
 import { FileBlock } from './FileBlock';
@@ -58,23 +61,45 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
     if (!list || !section) return;
     section.scrollIntoView({ block: 'start' });
     refreshNear(list);
-    holdFileInPlace(ref);
+    // A line already drawn and marked by this jump (ChunkView) is what must land in sight, not the file's top.
+    const target = targetNow();
+    const row = target?.ref === ref && target.line ? section.querySelector(`tr[data-hit-seq="${target.seq}"]`) : null;
+    if (row) landInSight(row);
+    else holdFileInPlace(ref);
   }, []);
-  useLayoutEffect(() => {
-    if (current !== null) jumpTo(current);
-  }, [current, jumpTo]);
+  // Stable, so the tree's rows (memoized) do not all re-render on each jump.
   const latestOnOpen = useRef(onOpen);
   latestOnOpen.current = onOpen;
-  const latestCurrent = useRef(current);
-  latestCurrent.current = current;
-  const openFromTree = useCallback(
-    (entry: MaterialEntry) => {
-      // The same file again: `current` stays, so the effect above does not run.
-      if (entry.ref === latestCurrent.current) jumpTo(entry.ref);
-      else latestOnOpen.current(entry.ref);
-    },
-    [jumpTo],
-  );
+  const openFromTree = useCallback((entry: MaterialEntry) => latestOnOpen.current(entry.ref), []);
+  // The tree follows the file at the top of the screen as the reader scrolls; after a
+  // jump, it shows the file jumped to until the reader scrolls on their own.
+  const [onScreen, setOnScreen] = useState<string | null>(null);
+  const following = useRef(false);
+  useEffect(() => {
+    let frame = 0;
+    const onScroll = () => {
+      if (frame || !following.current) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        setOnScreen(fileOnScreen());
+      });
+    };
+    const onInput = () => (following.current = true);
+    window.addEventListener('scroll', onScroll, { passive: true });
+    for (const type of READER_SCROLLS) window.addEventListener(type, onInput, { capture: true, passive: true });
+    return () => {
+      window.removeEventListener('scroll', onScroll);
+      for (const type of READER_SCROLLS) window.removeEventListener(type, onInput, true);
+      cancelAnimationFrame(frame);
+    };
+  }, []);
+  // A jump (the tree, ] or [, a search match, a link) is to its file, and to its line when it has one.
+  const target = useTarget();
+  useLayoutEffect(() => {
+    following.current = false;
+    setOnScreen(null);
+    if (target?.scroll) jumpTo(target.ref);
+  }, [target, jumpTo]);
   // The list of every file is built again only when what it shows changes, not when the
   // current file does: a jump must not re-render two thousand files. Its files are cut
   // into blocks (FileBlock) that mount when near.
@@ -112,7 +137,7 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
   );
   return (
     <div className="inv-layout">
-      {treeReady ? <FileTree tree={tree} onOpen={openFromTree} isViewed={isViewed} current={current} /> : <nav className="inv-sidebar inv-tree" aria-label="Changed files" aria-busy="true" />}
+      {treeReady ? <FileTree tree={tree} entries={shown} onOpen={openFromTree} isViewed={isViewed} current={onScreen ?? current} /> : <nav className="inv-sidebar inv-tree" aria-label="Changed files" aria-busy="true" />}
       <main ref={main} className="inv-main inv-raw" aria-label={since ? `Changed since round ${since.from}` : 'Every changed file'}>
         <RoundSwitch view={view} onView={setView} sinceLast={sinceLast} />
         <NotesElsewhere entries={entries} notes={context.notes} />
@@ -128,6 +153,9 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
 }
 
 const NO_MARKS: never[] = [];
+
+/** What the reader does to scroll on their own (a key may also be a jump, which comes after). */
+const READER_SCROLLS = ['wheel', 'keydown', 'pointerdown', 'touchstart'] as const;
 
 /** About the square root of the 2,000 files of a large round: the fewest sections laid out again, and few mounted at once. */
 const FILES_PER_BLOCK = 50;

@@ -1,8 +1,10 @@
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { chunkHasLine, chunkRows, drawChunk, highlightChunk, type Chunk, type DiffFormat } from './diff2html';
-import { insertRows, lineOfCell, rowIndexOf, ROW_HEIGHT, type Side } from './rows';
+import type { Target } from '../state/target';
+import { insertRows, lineOfCell, rowIndexOf, rowOf, ROW_HEIGHT, type Side } from './rows';
 import { useDrawTurn } from './drawTurn';
+import { landInSight } from './landInSight';
 import { useNearViewport } from './useNearViewport';
 
 /** Something shown under one diff line: marks, line notes. */
@@ -19,6 +21,10 @@ interface Props {
   format: DiffFormat;
   extras: LineExtra[];
   onLineClick: (side: Side, line: number) => void;
+  /** Called with the text of a clicked hunk header row. */
+  onHunkClick?: (header: string) => void;
+  /** A jump's target line in this chunk: drawn at once, its row highlighted and scrolled below the headers. */
+  target?: Target | null;
 }
 
 const hasIdle = typeof requestIdleCallback === 'function';
@@ -30,10 +36,10 @@ const cancelIdle = (handle: number) => (hasIdle ? cancelIdleCallback(handle) : w
  * drawn by diff2html when near (at once when on screen, else in its turn, one chunk per
  * frame), highlighted when the browser is idle, and dropped again when scrolled far away.
  */
-export function ChunkView({ chunk, format, extras, onLineClick }: Props) {
+export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, target = null }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const near = useNearViewport(host);
-  const drawn = useDrawTurn(host, near);
+  const drawn = useDrawTurn(host, near) || target !== null;
   // Slots hold where each extra goes; what it shows is always read from the current props.
   const [slots, setSlots] = useState<Array<{ id: string; side: Side; cells: HTMLTableCellElement[] }>>([]);
   const mine = extras.filter((x) => chunkHasLine(chunk, x.side, x.line));
@@ -50,6 +56,12 @@ export function ChunkView({ chunk, format, extras, onLineClick }: Props) {
     const target = document.createElement('div');
     element.replaceChildren(target);
     drawChunk(target, chunk, format);
+    if (onHunkClick) {
+      for (const cell of target.querySelectorAll<HTMLElement>('td.d2h-info')) {
+        cell.title = 'Show more lines above this hunk';
+        cell.parentElement?.classList.add('inv-hunk-expand');
+      }
+    }
     const placed = mine
       .map((extra) => {
         const index = rowIndexOf(target, format, extra.side, extra.line);
@@ -62,7 +74,22 @@ export function ChunkView({ chunk, format, extras, onLineClick }: Props) {
     // `placement` stands for `mine`: redraw only when what is placed, or where, changes.
   }, [drawn, chunk, format, placement]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  // After the draw above: the target's row is marked and brought into sight, once per jump.
+  useLayoutEffect(() => {
+    const element = host.current;
+    if (!drawn || !target?.line || !element) return;
+    const row = rowOf(element, format, target.line.side, target.line.number);
+    if (!row) return;
+    for (const old of document.querySelectorAll('.inv-hit')) old.classList.remove('inv-hit');
+    row.classList.add('inv-hit');
+    row.dataset.hitSeq = String(target.seq);
+    if (target.scroll) landInSight(row);
+  }, [drawn, target, format, placement]);
+
   const onClick = (event: React.MouseEvent) => {
+    const row = (event.target as Element).closest('tr');
+    const header = onHunkClick && row?.querySelector('td.d2h-info') ? /@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/.exec(row.textContent ?? '') : null;
+    if (header) return onHunkClick!(header[0]);
     const cell = (event.target as Element).closest('.d2h-code-linenumber, .d2h-code-side-linenumber');
     if (!cell) return;
     const at = lineOfCell(cell, format);

@@ -1,7 +1,8 @@
-import { useMemo, useRef, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Mark } from '../../schemas/cards';
 import type { MaterialEntry } from '../../schemas/material';
-import type { Api } from '../api/client';
+import { sessionToken, type Api } from '../api/client';
+import { formatPlace } from '../model/place';
 import { BinaryView } from '../components/BinaryView';
 import { ApartLineNotes, lineNoteKeys, placeLineNotes } from '../components/LineNotes';
 import { NoteBox } from '../components/NoteBox';
@@ -10,11 +11,15 @@ import { invisibleWarning } from '../model/invisible';
 import { diffLines, findLine, lineAnchor } from '../model/diff-lines';
 import { placeMarks } from '../model/marks';
 import { fileKey, lineKey } from '../model/note-keys';
+import { useFold } from '../state/folding';
+import { revealTarget, useTargetIn } from '../state/target';
 import type { NotesApi } from '../state/useNotes';
 import { ChunkedDiff } from './ChunkedDiff';
+import { ContextBar } from './ContextBar';
+import { useExpandedContext } from './useExpandedContext';
 import type { LineExtra } from './ChunkView';
 import type { DiffFormat } from './diff2html';
-import { countLines, estimateFileHeight, startsOpen } from './estimate';
+import { countLines, estimateFileHeight, HUGE_LINES, startsOpen } from './estimate';
 import type { Side } from './rows';
 import { NEAR, useNearViewport } from './useNearViewport';
 
@@ -58,9 +63,22 @@ export function FileDiff(props: Props) {
 
 function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote, sinceRound }: Props) {
   const lineCount = useMemo(() => countLines(entry.diff), [entry.diff]);
-  const [open, setOpen] = useState(() => startsOpen(entry, lineCount, marks.length > 0));
+  // A viewed file starts folded, and folds when marked viewed; collapse and expand all override both.
+  const [open, setOpen] = useFold(startsOpen(entry, lineCount, marks.length > 0) && !viewed);
+  const wasViewed = useRef(viewed);
+  useLayoutEffect(() => {
+    if (viewed && !wasViewed.current) setOpen(false);
+    wasViewed.current = viewed;
+  }, [viewed, setOpen]);
+  // A jump to a line of a folded file unfolds it.
+  const target = useTargetIn(entry.ref);
+  useLayoutEffect(() => {
+    if (target?.line) setOpen(true);
+  }, [target, setOpen]);
   const [openLine, setOpenLine] = useState<string | null>(null);
   const focusLine = useRef<string | null>(null);
+  const context = useExpandedContext(entry, api);
+  const shown = useMemo(() => (context.diff === entry.diff ? entry : { ...entry, diff: context.diff }), [entry, context.diff]);
   const savedKeys = lineNoteKeys(notes, entry.ref);
   const keys = openLine && !savedKeys.includes(openLine) ? [...savedKeys, openLine] : savedKeys;
   // Numbered lines are needed to place marks and line notes; a file without either skips the
@@ -86,6 +104,7 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
     if (!anchor) return;
     focusLine.current = lineKey(entry.ref, anchor.side, anchor.line);
     setOpenLine(focusLine.current);
+    revealTarget(entry.ref, { side: anchor.side, number: anchor.line }, { scroll: false });
   };
 
   const unmatched = placed.filter((p) => !p.line);
@@ -109,8 +128,9 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
         </div>
       ))}
       <ApartLineNotes entry={entry} apart={lineNotes.apart} notes={notes} sinceRound={sinceRound} />
-      <FileBody entry={entry} api={api} open={open} lineCount={lineCount} onOpen={() => setOpen(true)}>
-        {open && <ChunkedDiff entry={entry} format={format} extras={extras} onLineClick={onLineClick} />}
+      <FileBody entry={entry} api={api} open={open} viewed={viewed} lineCount={lineCount} onOpen={() => setOpen(true)}>
+        {open && <ChunkedDiff entry={shown} format={format} extras={extras} onLineClick={onLineClick} onHunkClick={context.expandable ? (header) => void context.above(header) : undefined} />}
+        {open && <ContextBar context={context} refName={entry.ref} />}
       </FileBody>
       {fileNote && (
         <NoteBox noteKey={fileKey(entry.ref)} title={entry.ref} refs={[entry.ref]} notes={notes} label={`Note on file ${entry.ref}`} />
@@ -133,7 +153,7 @@ function InvisibleWarning({ entry }: { entry: MaterialEntry }) {
   );
 }
 
-function FileBody({ entry, api, open, lineCount, onOpen, children }: { entry: MaterialEntry; api: Api; open: boolean; lineCount: number; onOpen: () => void; children: React.ReactNode }) {
+function FileBody({ entry, api, open, viewed, lineCount, onOpen, children }: { entry: MaterialEntry; api: Api; open: boolean; viewed: boolean; lineCount: number; onOpen: () => void; children: React.ReactNode }) {
   if (entry.withheld) {
     return <p className="inv-file-message">Withheld: {entry.withheld.reason}. Its content never left git.</p>;
   }
@@ -142,7 +162,7 @@ function FileBody({ entry, api, open, lineCount, onOpen, children }: { entry: Ma
   if (!open) {
     return (
       <button type="button" className="inv-fold" onClick={onOpen}>
-        {entry.generated ? 'Generated or lock file' : 'Large diff'}: {lineCount.toLocaleString()} lines
+        {entry.generated ? 'Generated or lock file' : lineCount > HUGE_LINES ? 'Large diff' : viewed ? 'Viewed' : 'Folded'}: {lineCount.toLocaleString()} lines
         {entry.bytes != null ? `, ${formatBytes(entry.bytes)}` : ''}. Show it
       </button>
     );
@@ -184,6 +204,9 @@ function FileHeader({ entry, viewed, onViewed, open, onToggle, foldable }: { ent
         {entry.additions != null && <span className="inv-add">+{entry.additions}</span>}
         {entry.deletions != null && <span className="inv-del">−{entry.deletions}</span>}
       </span>
+      <a className="inv-copy-link" href={formatPlace(sessionToken(), { mode: 'raw', file: entry.ref })} aria-label={`Link to ${entry.ref}`} title="Link to this file: open it, or copy it">
+        #
+      </a>
       <label className="inv-viewed">
         <input type="checkbox" checked={viewed} onChange={(e) => onViewed(e.target.checked)} /> viewed
       </label>

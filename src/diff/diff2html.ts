@@ -83,6 +83,14 @@ export interface DiffGroup {
   continuation: boolean;
   /** Diff lines in the group (hunk headers not counted). */
   lineCount: number;
+  /** The first and last line numbers the group shows on each side ([0, -1] for none). */
+  range: Record<'+' | '-', [number, number]>;
+}
+
+/** Whether a group shows the line with this number on this side (the lines between its hunks are in no group). */
+export function groupHasLine(group: DiffGroup, side: '+' | '-', line: number): boolean {
+  const [first, last] = group.range[side];
+  return line >= first && line <= last;
 }
 
 /** Lines per group: files longer than this are parsed a group at a time, when it comes near. */
@@ -100,11 +108,18 @@ export function groupDiff(diff: string, size = GROUP_LINES): DiffGroup[] {
   let lineCount = 0;
   let oldLine = 0;
   let newLine = 0;
+  let range: DiffGroup['range'] = { '+': [0, -1], '-': [0, -1] };
   const cut = (at: number, nextHeader: string) => {
-    if (at > start) groups.push({ text: header ? `${header}\n${diff.slice(start, at)}` : diff.slice(start, at), continuation: header !== '', lineCount });
+    if (at > start) groups.push({ text: header ? `${header}\n${diff.slice(start, at)}` : diff.slice(start, at), continuation: header !== '', lineCount, range });
     start = at;
     header = nextHeader;
     lineCount = 0;
+    range = { '+': [0, -1], '-': [0, -1] };
+  };
+  const see = (side: '+' | '-', n: number) => {
+    const r = range[side];
+    if (r[1] < r[0]) range[side] = [n, n];
+    else r[1] = n;
   };
   for (let at = 0; at < diff.length; ) {
     const end = diff.indexOf('\n', at);
@@ -118,8 +133,8 @@ export function groupDiff(diff: string, size = GROUP_LINES): DiffGroup[] {
     } else if (first === 43 /* + */ || first === 45 /* - */ || first === 32 /* space */) {
       if (lineCount >= 2 * size) cut(at, `@@ -${oldLine} +${newLine} @@`);
       lineCount++;
-      if (first !== 43) oldLine++;
-      if (first !== 45) newLine++;
+      if (first !== 43) see('-', oldLine++);
+      if (first !== 45) see('+', newLine++);
     }
     at = next;
   }

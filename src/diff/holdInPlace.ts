@@ -11,11 +11,18 @@ let release: (() => void) | null = null;
  * focus, is what the browser's own scroll anchoring holds still).
  */
 export function holdFileInPlace(ref: string, ms = 1500): void {
+  holdInPlace(() => document.querySelector(`section.inv-file[data-ref="${CSS.escape(ref)}"]`), undefined, ms);
+}
+
+/**
+ * Keeps what `find` returns at the viewport top it has now (or at `top`) for `ms`, or until
+ * the reader scrolls. A newer hold replaces this one.
+ */
+export function holdInPlace(find: () => Element | null, top?: number, ms = 1500): void {
   release?.();
-  const find = () => document.querySelector(`section.inv-file[data-ref="${CSS.escape(ref)}"]`);
   const first = find();
   if (!first) return;
-  const top = first.getBoundingClientRect().top;
+  const at = top ?? first.getBoundingClientRect().top;
   const until = performance.now() + ms;
   let frame = 0;
   const stop = () => {
@@ -26,9 +33,9 @@ export function holdFileInPlace(ref: string, ms = 1500): void {
   release = stop;
   for (const type of READER_INPUT) window.addEventListener(type, stop, { capture: true, passive: true });
   const step = () => {
-    const section = find();
-    if (!section || performance.now() > until) return stop();
-    const drift = section.getBoundingClientRect().top - top;
+    const element = find();
+    if (!element || performance.now() > until) return stop();
+    const drift = element.getBoundingClientRect().top - at;
     if (Math.abs(drift) >= 1) window.scrollBy(0, drift);
     frame = requestAnimationFrame(step);
   };

@@ -41,6 +41,15 @@ export function rowIndexOf(root: Element, format: DiffFormat, side: Side, line: 
   return -1;
 }
 
+/** The row showing this line (in side-by-side, the row of that side's table), or null. */
+export function rowOf(root: Element, format: DiffFormat, side: Side, line: number): HTMLTableRowElement | null {
+  const index = rowIndexOf(root, format, side, line);
+  if (index === -1) return null;
+  const all = bodies(root);
+  const body = format === 'side-by-side' && side === '+' ? all[1] : all[0];
+  return body?.rows[index] ?? null;
+}
+
 /**
  * Inserts an empty full-width row after row `index` in every body of the chunk and
  * returns the cell of each, so React can portal marks and notes into them. In

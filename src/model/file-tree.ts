@@ -68,3 +68,13 @@ export function treeOrder(node: TreeNode): MaterialEntry[] {
 export function treeRows(node: TreeNode): number {
   return 1 + node.children.reduce((n, child) => n + treeRows(child), 0);
 }
+
+/** The entries whose path (or old path) holds every space-separated piece of `filter`, in any case. */
+export function filterEntries(entries: MaterialEntry[], filter: string): MaterialEntry[] {
+  const pieces = filter.toLowerCase().split(/\s+/).filter(Boolean);
+  if (pieces.length === 0) return entries;
+  return entries.filter((entry) => {
+    const path = `${entry.ref}\n${entry.from ?? ''}`.toLowerCase();
+    return pieces.every((piece) => path.includes(piece));
+  });
+}

@@ -18,6 +18,8 @@ export interface NotesContext {
   material?: MaterialEntry[];
   /** Each note's thread (`noteThreads`), to say which cards address it and whether it reads as answered. */
   threads?: Map<string, Thread>;
+  /** The viewer link that opens on a note's card, file or line (when a server is running). */
+  linkOf?: (key: string) => string | null;
 }
 
 /** The instruction a reader hands to the agent, with every note as Markdown below it. */
@@ -78,6 +80,8 @@ function noteMarkdown(level: string, key: string, note: Note, context: NotesCont
     lines.push(thread.answered ? `- answered by ${by}` : `- addressed by ${by} (still open)`);
   }
   if (target.kind === 'line' && context.material) lines.push(...linePlace(target, note, context.material));
+  const link = context.linkOf?.(key);
+  if (link) lines.push(`- open: ${link}`);
   if (note.quote !== undefined) lines.push('', ...fenced(note.quote));
   lines.push('', ...note.text.split('\n').map((line) => (line === '' ? '>' : `> ${line}`)));
   return lines.join('\n');

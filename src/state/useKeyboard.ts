@@ -3,12 +3,35 @@ import { useEffect, useRef } from 'react';
 export interface KeyActions {
   nextCard: (step: 1 | -1) => void;
   nextFile: (step: 1 | -1) => void;
+  nextHunk: (step: 1 | -1) => void;
+  nextNote: (step: 1 | -1) => void;
+  toggleViewed: () => void;
   toggleRaw: () => void;
   toggleFormat: () => void;
   focusNote: () => void;
+  focusSearch: () => void;
   toggleHelp: () => void;
   closeHelp: () => void;
 }
+
+/** Every key and what it does; HelpOverlay lists each one (a test holds them together). */
+export const KEYS: Record<string, (a: KeyActions) => void> = {
+  j: (a) => a.nextCard(1),
+  k: (a) => a.nextCard(-1),
+  ']': (a) => a.nextFile(1),
+  '[': (a) => a.nextFile(-1),
+  '.': (a) => a.nextHunk(1),
+  ',': (a) => a.nextHunk(-1),
+  m: (a) => a.nextNote(1),
+  M: (a) => a.nextNote(-1),
+  v: (a) => a.toggleViewed(),
+  r: (a) => a.toggleRaw(),
+  s: (a) => a.toggleFormat(),
+  n: (a) => a.focusNote(),
+  '/': (a) => a.focusSearch(),
+  '?': (a) => a.toggleHelp(),
+  Escape: (a) => a.closeHelp(),
+};
 
 /** The viewer's keys (listed in HelpOverlay); typing in a field never triggers them. */
 export function useKeyboard(actions: KeyActions): void {
@@ -19,22 +42,10 @@ export function useKeyboard(actions: KeyActions): void {
       if (event.metaKey || event.ctrlKey || event.altKey) return;
       const target = event.target as HTMLElement;
       if (target.closest('input, textarea, select, [contenteditable="true"]')) return;
-      const a = latest.current;
-      const map: Record<string, () => void> = {
-        j: () => a.nextCard(1),
-        k: () => a.nextCard(-1),
-        ']': () => a.nextFile(1),
-        '[': () => a.nextFile(-1),
-        r: a.toggleRaw,
-        s: a.toggleFormat,
-        n: a.focusNote,
-        '?': a.toggleHelp,
-        Escape: a.closeHelp,
-      };
-      const action = map[event.key];
+      const action = KEYS[event.key];
       if (!action) return;
       event.preventDefault();
-      action();
+      action(latest.current);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

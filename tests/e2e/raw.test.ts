@@ -29,7 +29,11 @@ describe('Raw mode', () => {
     expect((await rawMain(page).locator('section.inv-file').evaluateAll((s) => s.map((x) => x.getAttribute('data-ref')))).sort()).toEqual(refs);
 
     // Each file says what happened to it; the rename names where it came from.
-    for (const entry of material) expect(await text(fileOf(page, entry.ref).locator('.inv-status'))).toBe(entry.status);
+    for (const entry of material) {
+      // A file far below the window is drawn once it comes near.
+      await fileOf(page, entry.ref).scrollIntoViewIfNeeded();
+      expect(await text(fileOf(page, entry.ref).locator('.inv-status'))).toBe(entry.status);
+    }
     expect(await text(fileOf(page, 'src/util/text.ts').locator('.inv-file-path'))).toBe('src/util/strings.ts → src/util/text.ts');
     // The deleted file's lines, and the file no card claims, are readable.
     await fileOf(page, 'docs/legacy-auth.md').scrollIntoViewIfNeeded();

@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import { SearchQuery } from '../../schemas/api';
+import type { AppContext } from '../app';
+import { BadQuery, searchMaterial } from '../search';
+import { refuse } from '../security';
+
+/** `GET /api/search?q=&case=&word=&regex=`: matches in the current material's paths and diff lines, per file. */
+export function searchRoutes(api: FastifyInstance, context: AppContext): void {
+  api.get('/search', async (request, reply) => {
+    const query = SearchQuery.safeParse(request.query);
+    if (!query.success) return refuse(reply, 400, 'bad-query', 'A search needs q (1 to 500 characters); case, word and regex are 0 or 1.');
+    const { state } = await context.files.read('material');
+    if (state.state !== 'ok') return refuse(reply, 404, 'no-material', 'There is no usable material to search; run `npx involut rounds`.');
+    try {
+      return reply.type('application/json; charset=utf-8').send(searchMaterial(state.data.material, query.data));
+    } catch (error) {
+      if (error instanceof BadQuery) return refuse(reply, 400, 'bad-query', error.message);
+      throw error;
+    }
+  });
+}

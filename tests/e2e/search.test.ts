@@ -1,0 +1,97 @@
+/**
+ * Search across the whole round, in headless Chromium against the real server: the
+ * count comes from the server, and "next" draws the file and the chunk of the match
+ * (an undrawn file at the end of a long round, a line deep in a folded large file),
+ * scrolls it below the sticky headers and highlights it.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { e2e, eventually, text, type FixtureRepo } from '../helpers/browser';
+
+const { open } = e2e();
+
+const FILES = 120;
+const name = (i: number) => `src/many/f${String(i).padStart(3, '0')}.ts`;
+const body = (i: number, edited: boolean) => Array.from({ length: 30 }, (_, n) => `export const v${n} = ${i} * ${n}${edited && n === 15 ? ' + 1' : ''};`).join('\n') + '\n';
+const BIG = 'src/zz-big/generated-table.ts';
+const bigBody = (edited: boolean) => Array.from({ length: 4000 }, (_, n) => `row(${n}, '${edited ? `edited ${n}` : n}');${edited && n === 3500 ? ' // deepUnicorn' : ''}`).join('\n') + '\n';
+
+/** A round of many small files, the last holding a word no other file has, and a 4,000-line change that starts folded. */
+function bigRound(repo: FixtureRepo): void {
+  for (let i = 0; i < FILES; i++) repo.write(name(i), body(i, false));
+  repo.write(BIG, bigBody(false));
+  repo.git('add', '--all');
+  repo.git('commit', '--quiet', '--no-verify', '-m', 'Many files');
+  for (let i = 0; i < FILES; i++) repo.write(name(i), body(i, true).replace(i === FILES - 1 ? 'v29' : '\0', 'lastOnlyZebra'));
+  repo.write(BIG, bigBody(true));
+  repo.rounds();
+}
+
+const fileOf = (page: Page, ref: string) => page.locator(`section.inv-file[data-ref=${JSON.stringify(ref)}]`);
+const count = (page: Page) => text(page.locator('.inv-search-count'));
+
+/** Where the highlighted row is against the sticky headers: its top must be below both, its bottom inside the window. */
+async function hitPlace(page: Page) {
+  return page.evaluate(() => {
+    const row = document.querySelector('tr.inv-hit');
+    if (!row) return null;
+    const section = row.closest('section.inv-file')!;
+    const bar = document.querySelector('.inv-header')!.getBoundingClientRect().bottom;
+    const fileHeader = section.querySelector('.inv-file-header')!.getBoundingClientRect().bottom;
+    const r = row.getBoundingClientRect();
+    return { ref: section.getAttribute('data-ref'), text: row.textContent ?? '', below: r.top >= Math.max(bar, fileHeader) - 0.5, inside: r.bottom <= innerHeight };
+  });
+}
+
+describe('search across the whole round', () => {
+  it('finds text in a file not drawn yet, counts it, and lands on it below the headers', async () => {
+    const { page, screenshot } = await open('review-basic', { cards: 'none', prepare: bigRound });
+    const last = name(FILES - 1);
+    expect(await fileOf(page, last).locator('.d2h-code-line-ctn').count()).toBe(0);
+    await page.keyboard.press('/');
+    await page.keyboard.type('lastOnlyZebra');
+    await eventually(() => count(page)).toBe('1 match in 1 file');
+    await page.keyboard.press('Enter');
+    await eventually(() => hitPlace(page)).toMatchObject({ ref: last, below: true, inside: true });
+    expect((await hitPlace(page))!.text).toContain('lastOnlyZebra');
+    await eventually(() => count(page)).toBe('1 / 1 in 1 file');
+    // Still in sight once the files around it have taken their real heights.
+    await page.waitForTimeout(400);
+    expect(await hitPlace(page)).toMatchObject({ ref: last, below: true, inside: true });
+    await screenshot('search-last-file');
+  });
+
+  it('unfolds a large folded file and lands on a line deep inside it', async () => {
+    const { page, screenshot } = await open('review-basic', { cards: 'none', prepare: bigRound });
+    await page.locator('.inv-search-input').fill('deepunicorn');
+    await eventually(() => count(page)).toBe('1 match in 1 file');
+    await page.locator('button[aria-label="Next match"]').click();
+    await eventually(() => hitPlace(page)).toMatchObject({ ref: BIG, below: true, inside: true });
+    expect((await hitPlace(page))!.text).toContain("row(3500, 'edited 3500'); // deepUnicorn");
+    await page.waitForTimeout(400);
+    expect(await hitPlace(page)).toMatchObject({ ref: BIG, below: true, inside: true });
+    await screenshot('search-folded-file');
+  });
+
+  it('honours match case and whole words, steps through matches, and says when nothing matches', async () => {
+    const { page } = await open('review-basic', { cards: 'none', prepare: bigRound });
+    const input = page.locator('.inv-search-input');
+    await input.fill('LASTONLYZEBRA');
+    await eventually(() => count(page)).toBe('1 match in 1 file');
+    await page.locator('button[aria-label="Match case"]').click();
+    await eventually(() => count(page)).toBe('No matches');
+    await input.fill('v15');
+    await page.locator('button[aria-label="Match case"]').click();
+    await page.locator('button[aria-label="Whole words only"]').click();
+    // Each small file changed its line 16 (`v15`): the deleted and the added line match.
+    await eventually(() => count(page)).toBe(`${FILES * 2} matches in ${FILES} files`);
+    await input.press('Enter');
+    await eventually(() => hitPlace(page)).toMatchObject({ ref: name(0), below: true });
+    await input.press('Enter');
+    await input.press('Enter');
+    await eventually(() => hitPlace(page)).toMatchObject({ ref: name(1), below: true });
+    await input.press('Shift+Enter');
+    await eventually(() => count(page)).toBe(`2 / ${FILES * 2} in ${FILES} files`);
+    await eventually(() => hitPlace(page)).toMatchObject({ ref: name(0), below: true });
+  });
+});
