@@ -19,7 +19,7 @@ import { ContextBar } from './ContextBar';
 import { useExpandedContext } from './useExpandedContext';
 import type { LineExtra } from './ChunkView';
 import type { DiffFormat } from './diff2html';
-import { countLines, estimateFileHeight, HUGE_LINES, startsOpen } from './estimate';
+import { countLines, estimateFileHeight, HUGE_CHARS, HUGE_LINES, startsOpen } from './estimate';
 import type { Side } from './rows';
 import { NEAR, useNearViewport } from './useNearViewport';
 
@@ -162,7 +162,7 @@ function FileBody({ entry, api, open, viewed, lineCount, onOpen, children }: { e
   if (!open) {
     return (
       <button type="button" className="inv-fold" onClick={onOpen}>
-        {entry.generated ? 'Generated or lock file' : lineCount > HUGE_LINES ? 'Large diff' : viewed ? 'Viewed' : 'Folded'}: {lineCount.toLocaleString()} lines
+        {entry.generated ? 'Generated or lock file' : lineCount > HUGE_LINES || (entry.diff?.length ?? 0) > HUGE_CHARS ? 'Large diff' : viewed ? 'Viewed' : 'Folded'}: {lineCount.toLocaleString()} lines
         {entry.bytes != null ? `, ${formatBytes(entry.bytes)}` : ''}. Show it
       </button>
     );
