@@ -91,7 +91,8 @@ export function processes(): { list: ProcessStat[]; descends: (pid: number, root
     }
   }
   const descends = (pid: number, root: number) => {
-    for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parents.get(p), hops++) if (p === root) return true;
+    for (let p: number | undefined = pid, hops = 0; p !== undefined && p > 1 && hops < 64; p = parents.get(p), hops++)
+      if (p === root) return true;
     return false;
   };
   return { list, descends };

@@ -54,5 +54,10 @@ export function encodePng(width: number, height: number, rgb: Uint8Array): Buffe
   ihdr[10] = 0; // compression
   ihdr[11] = 0; // filter method
   ihdr[12] = 0; // no interlace
-  return Buffer.concat([SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -44,9 +44,19 @@ export interface CaseResult {
   samples: { floor: number[]; involut: number[] };
 }
 
-export async function benchRounds(root: string, cli: string, runs: number, log: (line: string) => void): Promise<CaseResult[]> {
+export async function benchRounds(
+  root: string,
+  cli: string,
+  runs: number,
+  log: (line: string) => void,
+): Promise<CaseResult[]> {
   const cases: Case[] = [
-    { name: 'bench round (2,000 changed files, one 50,000-line change, 20 PNGs)', repo: () => synthRepo(root, log), target: 1.3, withNode: false },
+    {
+      name: 'bench round (2,000 changed files, one 50,000-line change, 20 PNGs)',
+      repo: () => synthRepo(root, log),
+      target: 1.3,
+      withNode: false,
+    },
     { name: '100,000 tracked files, 10 changed', repo: () => manyFilesRepo(root, log), target: 1.5, withNode: false },
     { name: 'small round (1 changed file in 20)', repo: () => smallRepo(root, log), target: 1.5, withNode: true },
   ];
@@ -59,7 +69,12 @@ export async function benchRounds(root: string, cli: string, runs: number, log: 
   return results;
 }
 
-async function benchCase({ name, repo: build, target, withNode }: Case, cli: string, runs: number, log: (line: string) => void): Promise<CaseResult> {
+async function benchCase(
+  { name, repo: build, target, withNode }: Case,
+  cli: string,
+  runs: number,
+  log: (line: string) => void,
+): Promise<CaseResult> {
   const repo = build();
   const env = runEnv();
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'involut-bench-index-'));
@@ -71,12 +86,33 @@ async function benchCase({ name, repo: build, target, withNode }: Case, cli: str
   const floor = async (sampleTree = false): Promise<Sample> => {
     reset();
     const steps = [
-      await measure(['cp', '--preserve=timestamps', path.join(repo.dir, '.git', 'index'), index], { ...at, sampleTree }),
+      await measure(['cp', '--preserve=timestamps', path.join(repo.dir, '.git', 'index'), index], {
+        ...at,
+        sampleTree,
+      }),
       await measure(['git', ...NEUTRAL, ...BULK_ADD, 'add', '--all'], { ...at, env: indexEnv, sampleTree }),
     ];
-    const written = await measure(['git', ...NEUTRAL, 'write-tree'], { ...at, env: indexEnv, stdout: 'count', sampleTree });
+    const written = await measure(['git', ...NEUTRAL, 'write-tree'], {
+      ...at,
+      env: indexEnv,
+      stdout: 'count',
+      sampleTree,
+    });
     const tree = execFileSync('git', ['write-tree'], { cwd: repo.dir, env: indexEnv, encoding: 'utf8' }).trim(); // stored already: not timed
-    const diff = ['git', ...NEUTRAL, 'diff', ...DIFF_FLAGS, '--raw', '-p', '-z', '-M', '--no-abbrev', repo.base, tree, ...WITHOUT_REVIEW];
+    const diff = [
+      'git',
+      ...NEUTRAL,
+      'diff',
+      ...DIFF_FLAGS,
+      '--raw',
+      '-p',
+      '-z',
+      '-M',
+      '--no-abbrev',
+      repo.base,
+      tree,
+      ...WITHOUT_REVIEW,
+    ];
     steps.push(written, await measure(diff, { ...at, sampleTree }));
     rmSync(index, { force: true });
     return {
@@ -103,7 +139,9 @@ async function benchCase({ name, repo: build, target, withNode }: Case, cli: str
     if (withNode) nodes.push(await node());
     involuts.push(await involut());
     const nodeText = withNode ? ` + node -e 0 ${fmtMs(nodes[i]!.ms)}` : '';
-    log(`  run ${i + 1}/${runs}: floor ${fmtMs(floors[i]!.ms)}${nodeText}, involut ${fmtMs(involuts[i]!.ms)}   load ${loadavg()}`);
+    log(
+      `  run ${i + 1}/${runs}: floor ${fmtMs(floors[i]!.ms)}${nodeText}, involut ${fmtMs(involuts[i]!.ms)}   load ${loadavg()}`,
+    );
   }
   const materialBytes = statSync(path.join(repo.dir, '.review', 'material.json')).size;
   const involutTree = (await involut(true)).treeRssKiB ?? 0;
@@ -130,7 +168,11 @@ async function benchCase({ name, repo: build, target, withNode }: Case, cli: str
 
 /** The results as the table `npm run bench` prints. */
 export function roundsReport(results: CaseResult[], runs: number): string[] {
-  const lines = ['', `involut rounds vs git's own capture pipeline, ${runs} alternating runs of each after one warm-up (ratio of medians)`, ''];
+  const lines = [
+    '',
+    `involut rounds vs git's own capture pipeline, ${runs} alternating runs of each after one warm-up (ratio of medians)`,
+    '',
+  ];
   for (const r of results) {
     const floor = r.nodeMs === null ? fmtMs(r.floorMs) : `${fmtMs(r.nodeMs)} node -e 0 + ${fmtMs(r.floorMs)}`;
     const verdict = r.ratio <= r.target ? 'PASS' : 'MISS';

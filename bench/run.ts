@@ -29,7 +29,10 @@ async function run(): Promise<void> {
   // The repositories live outside the project: their thousands of files must never meet tsc, vitest or vite.
   const results = await benchRounds(BENCH_ROOT, CLI, RUNS, log);
   process.stdout.write(roundsReport(results, RUNS).join('\n'));
-  writeFileSync(path.join(OUT, 'rounds.json'), `${JSON.stringify({ date: new Date().toISOString(), runs: RUNS, results }, null, 2)}\n`);
+  writeFileSync(
+    path.join(OUT, 'rounds.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), runs: RUNS, results }, null, 2)}\n`,
+  );
   log(`wrote ${path.relative(process.cwd(), path.join(OUT, 'rounds.json'))}`);
 }
 
@@ -45,14 +48,20 @@ async function runViewer(): Promise<void> {
 }
 
 const only = process.env.BENCH_ONLY;
-if (only !== undefined && only !== 'rounds' && only !== 'viewer') throw new Error(`BENCH_ONLY is rounds or viewer, not ${only}`);
-for (const [part, fn] of [['rounds', run], ['viewer', runViewer]] as const) {
+if (only !== undefined && only !== 'rounds' && only !== 'viewer')
+  throw new Error(`BENCH_ONLY is rounds or viewer, not ${only}`);
+for (const [part, fn] of [
+  ['rounds', run],
+  ['viewer', runViewer],
+] as const) {
   if (only !== undefined && only !== part) continue;
   try {
     await fn();
   } catch (error) {
     // A part that broke is reported and the other still runs; figures never fail the bench, a broken part does.
-    process.stdout.write(`\nERROR: the ${part} part of the bench broke: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stdout.write(
+      `\nERROR: the ${part} part of the bench broke: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 1;
   }
 }

@@ -6,9 +6,11 @@ import { gitEnv, type SynthRepo } from './synth-repo';
 /** 100,000 tracked files (in 1,000 folders), 10 of them changed: the common round in a big repository. */
 export function manyFilesRepo(root: string, log: (line: string) => void): SynthRepo {
   return cachedRepo(root, 'many-files-v1', log, (write) => {
-    for (let i = 0; i < 100_000; i++) write(`pkg${Math.floor(i / 100)}/file${i}.ts`, `export const value${i} = ${i};\n`);
+    for (let i = 0; i < 100_000; i++)
+      write(`pkg${Math.floor(i / 100)}/file${i}.ts`, `export const value${i} = ${i};\n`);
     return () => {
-      for (let i = 0; i < 100_000; i += 10_000) write(`pkg${Math.floor(i / 100)}/file${i}.ts`, `export const value${i} = ${i + 1};\n`);
+      for (let i = 0; i < 100_000; i += 10_000)
+        write(`pkg${Math.floor(i / 100)}/file${i}.ts`, `export const value${i} = ${i + 1};\n`);
     };
   });
 }
@@ -26,7 +28,12 @@ export function smallRepo(root: string, log: (line: string) => void): SynthRepo 
  * and returns what changes them into the working state (neither staged nor committed).
  * The base lives in one pack, so every other object is a capture's (see `resetRepo`).
  */
-function cachedRepo(root: string, name: string, log: (line: string) => void, lay: (write: (file: string, text: string) => void) => () => void): SynthRepo {
+function cachedRepo(
+  root: string,
+  name: string,
+  log: (line: string) => void,
+  lay: (write: (file: string, text: string) => void) => () => void,
+): SynthRepo {
   const dir = path.join(root, name);
   const markerFile = path.join(dir, '.git', 'involut-bench.json');
   if (existsSync(markerFile)) {
@@ -36,9 +43,15 @@ function cachedRepo(root: string, name: string, log: (line: string) => void, lay
   log(`building ${dir} …`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const git = (args: string[]) => execFileSync('git', args, { cwd: dir, env: gitEnv(), encoding: 'utf8', maxBuffer: 1 << 28 });
+  const git = (args: string[]) =>
+    execFileSync('git', args, { cwd: dir, env: gitEnv(), encoding: 'utf8', maxBuffer: 1 << 28 });
   git(['init', '-q', '-b', 'main']);
-  for (const [key, value] of [['user.name', 'Bench'], ['user.email', 'bench@example.invalid'], ['gc.auto', '0']] as const) git(['config', key, value]);
+  for (const [key, value] of [
+    ['user.name', 'Bench'],
+    ['user.email', 'bench@example.invalid'],
+    ['gc.auto', '0'],
+  ] as const)
+    git(['config', key, value]);
   const write = (file: string, text: string) => {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), text);

@@ -30,7 +30,13 @@ export interface SynthRepo {
   basePacks: string[];
   version: string;
   built: boolean;
-  stats: { textFiles: number; largeLines: number; largeBytes: number; images: number; imageBytes: { min: number; max: number; total: number } };
+  stats: {
+    textFiles: number;
+    largeLines: number;
+    largeBytes: number;
+    images: number;
+    imageBytes: { min: number; max: number; total: number };
+  };
 }
 
 /** A small, fast, seedable PRNG (mulberry32). */
@@ -46,12 +52,65 @@ export function prng(seed: number): () => number {
 }
 
 const WORDS = [
-  'value', 'result', 'items', 'count', 'index', 'node', 'entry', 'config', 'options', 'state', 'buffer', 'offset',
-  'total', 'limit', 'cache', 'key', 'record', 'payload', 'handler', 'source', 'target', 'path', 'name', 'size',
-  'width', 'height', 'depth', 'parent', 'child', 'left', 'right', 'first', 'last', 'next', 'prev', 'token',
+  'value',
+  'result',
+  'items',
+  'count',
+  'index',
+  'node',
+  'entry',
+  'config',
+  'options',
+  'state',
+  'buffer',
+  'offset',
+  'total',
+  'limit',
+  'cache',
+  'key',
+  'record',
+  'payload',
+  'handler',
+  'source',
+  'target',
+  'path',
+  'name',
+  'size',
+  'width',
+  'height',
+  'depth',
+  'parent',
+  'child',
+  'left',
+  'right',
+  'first',
+  'last',
+  'next',
+  'prev',
+  'token',
 ];
-const TYPES = ['string', 'number', 'boolean', 'Buffer', 'Map<string, number>', 'string[]', 'Record<string, unknown>', 'Node | null'];
-const CALLS = ['compute', 'resolve', 'normalize', 'render', 'parse', 'merge', 'update', 'collect', 'lookup', 'transform'];
+const TYPES = [
+  'string',
+  'number',
+  'boolean',
+  'Buffer',
+  'Map<string, number>',
+  'string[]',
+  'Record<string, unknown>',
+  'Node | null',
+];
+const CALLS = [
+  'compute',
+  'resolve',
+  'normalize',
+  'render',
+  'parse',
+  'merge',
+  'update',
+  'collect',
+  'lookup',
+  'transform',
+];
 
 /** One line of TypeScript-looking code, 40–100 characters. */
 function codeLine(rand: () => number): string {
@@ -137,7 +196,12 @@ function image(i: number, changed: boolean): Buffer {
   const side = SHAPE.imageSide;
   const rand = prng(5000 + i);
   const noise = 0.005 + (i / (SHAPE.images - 1)) * 0.12;
-  const discs = Array.from({ length: 4 }, () => ({ x: rand() * side, y: rand() * side, r: 20 + rand() * 50, c: [rand() * 255, rand() * 255, rand() * 255] }));
+  const discs = Array.from({ length: 4 }, () => ({
+    x: rand() * side,
+    y: rand() * side,
+    r: 20 + rand() * 50,
+    c: [rand() * 255, rand() * 255, rand() * 255],
+  }));
   const rgb = new Uint8Array(side * side * 3);
   const editRand = prng(9000 + i);
   const band = { y0: Math.floor(editRand() * side * 0.6), h: 30 + Math.floor(editRand() * 40) };
@@ -179,7 +243,13 @@ export function gitEnv(): NodeJS.ProcessEnv {
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith('GIT_')) env[key] = value;
   }
-  return { ...env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' };
+  return {
+    ...env,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
+    GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
+  };
 }
 
 function git(dir: string, args: string[]): string {
@@ -199,7 +269,15 @@ export function synthRepo(root: string, log: (line: string) => void): SynthRepo 
   const markerFile = path.join(dir, '.git', 'involut-bench.json');
   if (existsSync(markerFile)) {
     const marker = JSON.parse(readFileSync(markerFile, 'utf8')) as Marker;
-    if (marker.version === VERSION) return { dir, base: marker.base, basePacks: marker.basePacks, version: VERSION, built: false, stats: marker.stats };
+    if (marker.version === VERSION)
+      return {
+        dir,
+        base: marker.base,
+        basePacks: marker.basePacks,
+        version: VERSION,
+        built: false,
+        stats: marker.stats,
+      };
   }
   log(`building the synthetic repository in ${dir} …`);
   rmSync(dir, { recursive: true, force: true });
@@ -250,7 +328,11 @@ export function synthRepo(root: string, log: (line: string) => void): SynthRepo 
     largeLines: large.lines,
     largeBytes: Buffer.byteLength(large.after),
     images: SHAPE.images,
-    imageBytes: { min: Math.min(...imageSizes), max: Math.max(...imageSizes), total: imageSizes.reduce((a, b) => a + b, 0) },
+    imageBytes: {
+      min: Math.min(...imageSizes),
+      max: Math.max(...imageSizes),
+      total: imageSizes.reduce((a, b) => a + b, 0),
+    },
   };
   writeFileSync(markerFile, JSON.stringify({ version: VERSION, base, basePacks, stats } satisfies Marker, null, 2));
   return { dir, base, basePacks, version: VERSION, built: true, stats };

@@ -57,8 +57,14 @@ const env: NodeJS.ProcessEnv = {};
 for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
 const cli = CLI;
 resetRepo(repo, env);
-execFileSync(process.execPath, [cli, 'rounds', '--base', repo.base, '--quiet'], { cwd: repo.dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
-const material = JSON.parse(readFileSync(path.join(repo.dir, '.review', 'material.json'), 'utf8')) as { material: Array<{ ref: string; diff: string | null; binary: boolean }> };
+execFileSync(process.execPath, [cli, 'rounds', '--base', repo.base, '--quiet'], {
+  cwd: repo.dir,
+  env,
+  stdio: ['ignore', 'ignore', 'pipe'],
+});
+const material = JSON.parse(readFileSync(path.join(repo.dir, '.review', 'material.json'), 'utf8')) as {
+  material: Array<{ ref: string; diff: string | null; binary: boolean }>;
+};
 const cardsFile = path.join(repo.dir, '.review', 'cards.json');
 if (scenario === 'cards') writeFileSync(cardsFile, JSON.stringify(benchCards(material)));
 const refs = treeOrderOf(material.material.map((e) => e.ref));
@@ -78,7 +84,16 @@ try {
   const record = async (what: () => Promise<void>) => {
     await cdp.send('Tracing.start', {
       transferMode: 'ReportEvents',
-      traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink.user_timing', 'toplevel'] },
+      traceConfig: {
+        includedCategories: [
+          'devtools.timeline',
+          'disabled-by-default-devtools.timeline',
+          'v8',
+          'v8.execute',
+          'blink.user_timing',
+          'toplevel',
+        ],
+      },
     });
     if (JS_PROFILE) await cdp.send('Profiler.start');
     await what();
@@ -103,7 +118,8 @@ try {
     if (scenario === 'jump') {
       const last = refs[refs.length - 1]!;
       profile = await record(async () => {
-        const ms = await page.evaluate(`(async () => { const s = performance.now(); document.querySelector(${treeButtonOf(last)}).click();
+        const ms =
+          await page.evaluate(`(async () => { const s = performance.now(); document.querySelector(${treeButtonOf(last)}).click();
           const t = await ${WAIT_FRAME}({ test: ${JSON.stringify(fileRowsOnScreen(last))}, timeout: 30000 }); return t - s; })()`);
         process.stdout.write(`jump to ${last}: ${(ms as number).toFixed(0)} ms\n`);
         await page.waitForTimeout(500);
@@ -112,11 +128,14 @@ try {
       await page.evaluate(`document.querySelector(${treeButtonOf(LARGE_REF)}).click()`);
       await page.waitForTimeout(500);
       profile = await record(async () => {
-        const ms = await page.evaluate(`(async () => { const s = performance.now(); document.querySelector(${sectionOf(LARGE_REF)}).querySelector('.inv-fold').click();
+        const ms =
+          await page.evaluate(`(async () => { const s = performance.now(); document.querySelector(${sectionOf(LARGE_REF)}).querySelector('.inv-fold').click();
           const t = await ${WAIT_FRAME}({ test: ${JSON.stringify(fileRowsOnScreen(LARGE_REF))}, timeout: 30000 }); return t - s; })()`);
         process.stdout.write(`unfold to rows: ${(ms as number).toFixed(0)} ms\n`);
         for (let i = 0; i < 15; i++) {
-          await page.evaluate(`(async () => { window.scrollBy(0, ${i < 10 ? 800 : 300000}); await ${WAIT_FRAME}({ test: ${JSON.stringify(fileRowsOnScreen(LARGE_REF))}, timeout: 10000 }); })()`);
+          await page.evaluate(
+            `(async () => { window.scrollBy(0, ${i < 10 ? 800 : 300000}); await ${WAIT_FRAME}({ test: ${JSON.stringify(fileRowsOnScreen(LARGE_REF))}, timeout: 10000 }); })()`,
+          );
         }
         await page.waitForTimeout(800);
       });
@@ -139,20 +158,65 @@ try {
 /** Long tasks of the renderer's main thread, and what kind of work filled them. */
 function summarize(events: TraceEvent[]): void {
   const threadName = new Map<string, string>();
-  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') threadName.set(`${e.pid}:${e.tid}`, e.args?.name ?? '');
+  for (const e of events)
+    if (e.ph === 'M' && e.name === 'thread_name') threadName.set(`${e.pid}:${e.tid}`, e.args?.name ?? '');
   const main = [...threadName.entries()].filter(([, n]) => n === 'CrRendererMain').map(([k]) => k);
   const onMain = events.filter((e) => main.includes(`${e.pid}:${e.tid}`) && e.ph === 'X' && e.dur !== undefined);
   const tasks = onMain.filter((e) => e.name === 'ThreadControllerImpl::RunTask').sort((a, b) => a.ts - b.ts);
   const t0 = tasks[0]?.ts ?? 0;
-  const kinds = ['FunctionCall', 'EvaluateScript', 'v8.compile', 'TimerFire', 'FireAnimationFrame', 'EventDispatch', 'ParseHTML', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'IntersectionObserverController::computeIntersections', 'MinorGC', 'MajorGC', 'V8.GC_MC_BACKGROUND', 'ResourceReceivedData', 'HitTest', 'UpdateLayer', 'CompositeLayers', 'ScheduleStyleRecalculation'];
+  const kinds = [
+    'FunctionCall',
+    'EvaluateScript',
+    'v8.compile',
+    'TimerFire',
+    'FireAnimationFrame',
+    'EventDispatch',
+    'ParseHTML',
+    'UpdateLayoutTree',
+    'Layout',
+    'PrePaint',
+    'Paint',
+    'Layerize',
+    'IntersectionObserverController::computeIntersections',
+    'MinorGC',
+    'MajorGC',
+    'V8.GC_MC_BACKGROUND',
+    'ResourceReceivedData',
+    'HitTest',
+    'UpdateLayer',
+    'CompositeLayers',
+    'ScheduleStyleRecalculation',
+  ];
   const within = (task: TraceEvent, name: string) =>
-    onMain.filter((e) => e.name === name && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + task.dur!).reduce((n, e) => n + (e.dur ?? 0), 0) / 1000;
-  process.stdout.write('\nmain-thread tasks over 50 ms (start ms, duration ms, CPU ms, inclusive time of the work inside):\n');
+    onMain
+      .filter((e) => e.name === name && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= task.ts + task.dur!)
+      .reduce((n, e) => n + (e.dur ?? 0), 0) / 1000;
+  process.stdout.write(
+    '\nmain-thread tasks over 50 ms (start ms, duration ms, CPU ms, inclusive time of the work inside):\n',
+  );
   for (const task of tasks.filter((t) => t.dur! > 50_000 || (t.tdur ?? 0) > 30_000)) {
-    const parts = kinds.map((k) => [k, within(task, k)] as const).filter(([, ms]) => ms >= 2).map(([k, ms]) => `${k} ${ms.toFixed(0)}`);
-    const inside = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + e.dur! <= task.ts + task.dur! && e.dur! >= 10_000 && e.name !== 'ThreadControllerImpl::RunTask' && e.name !== 'RunTask');
-    const named = inside.slice(0, 6).map((e) => `${e.name}${(e.args?.data as { url?: string; functionName?: string } | undefined)?.functionName ? `(${(e.args!.data as { functionName: string }).functionName})` : ''} ${(e.dur! / 1000).toFixed(0)}`);
-    process.stdout.write(`  ${((task.ts - t0) / 1000).toFixed(0).padStart(6)} ${(task.dur! / 1000).toFixed(0).padStart(6)} ${((task.tdur ?? 0) / 1000).toFixed(0).padStart(6)}  ${parts.join(', ')}  [${named.join('; ')}]\n`);
+    const parts = kinds
+      .map((k) => [k, within(task, k)] as const)
+      .filter(([, ms]) => ms >= 2)
+      .map(([k, ms]) => `${k} ${ms.toFixed(0)}`);
+    const inside = onMain.filter(
+      (e) =>
+        e !== task &&
+        e.ts >= task.ts &&
+        e.ts + e.dur! <= task.ts + task.dur! &&
+        e.dur! >= 10_000 &&
+        e.name !== 'ThreadControllerImpl::RunTask' &&
+        e.name !== 'RunTask',
+    );
+    const named = inside
+      .slice(0, 6)
+      .map(
+        (e) =>
+          `${e.name}${(e.args?.data as { url?: string; functionName?: string } | undefined)?.functionName ? `(${(e.args!.data as { functionName: string }).functionName})` : ''} ${(e.dur! / 1000).toFixed(0)}`,
+      );
+    process.stdout.write(
+      `  ${((task.ts - t0) / 1000).toFixed(0).padStart(6)} ${(task.dur! / 1000).toFixed(0).padStart(6)} ${((task.tdur ?? 0) / 1000).toFixed(0).padStart(6)}  ${parts.join(', ')}  [${named.join('; ')}]\n`,
+    );
   }
   // Self time by event name (the trace's nesting on the main thread).
   const selfByName = new Map<string, number>();
@@ -169,22 +233,39 @@ function summarize(events: TraceEvent[]): void {
   }
   while (stack.length) pop();
   const topSelf = [...selfByName.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20);
-  process.stdout.write(`self time on the main thread by trace event (ms): ${topSelf.map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(', ')}\n`);
+  process.stdout.write(
+    `self time on the main thread by trace event (ms): ${topSelf.map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(', ')}\n`,
+  );
   // The network and the page's milestones, on the same clock.
   const ids = new Map<string, string>();
   for (const e of events) {
     const data = e.args?.data as { requestId?: string; url?: string } | undefined;
-    if (e.name === 'ResourceSendRequest' && data?.requestId && data.url) ids.set(data.requestId, new URL(data.url).pathname.slice(0, 40));
+    if (e.name === 'ResourceSendRequest' && data?.requestId && data.url)
+      ids.set(data.requestId, new URL(data.url).pathname.slice(0, 40));
   }
   const milestones = events
-    .filter((e) => ['ResourceSendRequest', 'ResourceReceiveResponse', 'ResourceFinish', 'MarkDOMContent', 'MarkLoad', 'firstContentfulPaint', 'navigationStart'].includes(e.name))
+    .filter((e) =>
+      [
+        'ResourceSendRequest',
+        'ResourceReceiveResponse',
+        'ResourceFinish',
+        'MarkDOMContent',
+        'MarkLoad',
+        'firstContentfulPaint',
+        'navigationStart',
+      ].includes(e.name),
+    )
     .map((e) => {
       const data = e.args?.data as { requestId?: string } | undefined;
       return `${((e.ts - t0) / 1000).toFixed(0)} ${e.name.replace('Resource', '')}${data?.requestId ? ` ${ids.get(data.requestId) ?? ''}` : ''}`;
     });
   process.stdout.write(`milestones (ms): ${milestones.join(' · ')}\n`);
-  const totals = kinds.map((k) => [k, onMain.filter((e) => e.name === k).reduce((n, e) => n + (e.dur ?? 0), 0) / 1000] as const).filter(([, ms]) => ms >= 5);
-  process.stdout.write(`totals on the main thread (inclusive, nested kinds overlap): ${totals.map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(', ')}\n`);
+  const totals = kinds
+    .map((k) => [k, onMain.filter((e) => e.name === k).reduce((n, e) => n + (e.dur ?? 0), 0) / 1000] as const)
+    .filter(([, ms]) => ms >= 5);
+  process.stdout.write(
+    `totals on the main thread (inclusive, nested kinds overlap): ${totals.map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(', ')}\n`,
+  );
   process.stdout.write(
     `tasks: ${tasks.length}, busy ${(tasks.reduce((n, t) => n + t.dur!, 0) / 1000).toFixed(0)} ms (CPU ${(tasks.reduce((n, t) => n + (t.tdur ?? 0), 0) / 1000).toFixed(0)} ms), ` +
       `longest ${(Math.max(0, ...tasks.map((t) => t.dur!)) / 1000).toFixed(0)} ms (CPU ${(Math.max(0, ...tasks.map((t) => t.tdur ?? 0)) / 1000).toFixed(0)} ms)\n`,
@@ -192,7 +273,11 @@ function summarize(events: TraceEvent[]): void {
 }
 
 interface Profile {
-  nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }; children?: number[] }>;
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+    children?: number[];
+  }>;
   samples: number[];
   timeDeltas: number[];
 }
@@ -219,7 +304,24 @@ function hotFunctions(profile: Profile): void {
     for (const child of node.children ?? []) total += walk(child, open);
     if (!nested) {
       open.delete(name);
-      if (/^[A-Z]/.test(name) || ['countLines', 'diffLines', 'groupDiff', 'groupRows', 'groupChunks', 'drawChunk', 'highlightChunk', 'parseDiff', 'chunkDiff', 'nearNow', 'fileTree', 'treeOrder', 'parse'].includes(name)) {
+      if (
+        /^[A-Z]/.test(name) ||
+        [
+          'countLines',
+          'diffLines',
+          'groupDiff',
+          'groupRows',
+          'groupChunks',
+          'drawChunk',
+          'highlightChunk',
+          'parseDiff',
+          'chunkDiff',
+          'nearNow',
+          'fileTree',
+          'treeOrder',
+          'parse',
+        ].includes(name)
+      ) {
         inclusive.set(name, (inclusive.get(name) ?? 0) + total);
       }
     }
@@ -228,7 +330,9 @@ function hotFunctions(profile: Profile): void {
   const root = profile.nodes.find((n) => !profile.nodes.some((m) => m.children?.includes(n.id)));
   if (root) walk(root.id, new Set());
   const topInclusive = [...inclusive.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25);
-  process.stdout.write(`\ninclusive ms of named functions: ${topInclusive.map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(', ')}\n`);
+  process.stdout.write(
+    `\ninclusive ms of named functions: ${topInclusive.map(([k, ms]) => `${k} ${ms.toFixed(0)}`).join(', ')}\n`,
+  );
   const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25);
   process.stdout.write('\nJS self time (ms), top 25:\n');
   for (const [key, ms] of top) process.stdout.write(`  ${ms.toFixed(0).padStart(6)}  ${key}\n`);

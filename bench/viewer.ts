@@ -43,12 +43,24 @@ export const VIEWPORT = { width: 1280, height: 900 };
 export const LARGE_REF = 'data/large-table.ts';
 
 /** Where the bench repository is built and cached; BENCH_ROOT puts it elsewhere (a copy no other run touches). */
-export const BENCH_ROOT = process.env.BENCH_ROOT ? path.resolve(process.env.BENCH_ROOT) : path.join(os.tmpdir(), 'involut-bench');
+export const BENCH_ROOT = process.env.BENCH_ROOT
+  ? path.resolve(process.env.BENCH_ROOT)
+  : path.join(os.tmpdir(), 'involut-bench');
 
 /** The built CLI; BENCH_CLI names another build (one made elsewhere for profiling, say). */
-export const CLI = process.env.BENCH_CLI ? path.resolve(process.env.BENCH_CLI) : path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'dist', 'server', 'cli.js');
+export const CLI = process.env.BENCH_CLI
+  ? path.resolve(process.env.BENCH_CLI)
+  : path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'dist', 'server', 'cli.js');
 
-export const TARGETS = { firstReadableMs: 1000, jumpLastMs: 100, longestTaskMs: 200, peakMemoryMiB: 500, searchCountMs: 300, searchNextMs: 500, contextMs: 100 };
+export const TARGETS = {
+  firstReadableMs: 1000,
+  jumpLastMs: 100,
+  longestTaskMs: 200,
+  peakMemoryMiB: 500,
+  searchCountMs: 300,
+  searchNextMs: 500,
+  contextMs: 100,
+};
 
 export interface ViewerRun {
   load: string;
@@ -112,19 +124,35 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 function serverEnv(home: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
-  return { ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), INVOLUT_STATE_DIR: path.join(home, 'state') };
+  return {
+    ...env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    INVOLUT_STATE_DIR: path.join(home, 'state'),
+  };
 }
 
 /** A few cards over the bench round: the first (risk, full detail) names two small files and marks a line. */
-export function benchCards(material: { material: Array<{ ref: string; diff: string | null; binary: boolean }> }): unknown {
-  const text = material.material.filter((e) => !e.binary && e.ref !== LARGE_REF).map((e) => e.ref).sort();
+export function benchCards(material: {
+  material: Array<{ ref: string; diff: string | null; binary: boolean }>;
+}): unknown {
+  const text = material.material
+    .filter((e) => !e.binary && e.ref !== LARGE_REF)
+    .map((e) => e.ref)
+    .sort();
   const images = material.material.filter((e) => e.binary).map((e) => e.ref);
   const firstAdded = (ref: string) => {
     const diff = material.material.find((e) => e.ref === ref)?.diff ?? '';
     const line = diff.split('\n').find((l) => l.startsWith('+') && l.trim().length > 12);
     return line ? line.slice(1).trim() : 'export';
   };
-  const card = (id: string, intent: string, title: string, refs: string[], marks: Array<{ ref: string; at: string; text: string }> = []) => ({
+  const card = (
+    id: string,
+    intent: string,
+    title: string,
+    refs: string[],
+    marks: Array<{ ref: string; at: string; text: string }> = [],
+  ) => ({
     id,
     title,
     intent,
@@ -161,7 +189,11 @@ interface Served {
 
 export async function serve(repoDir: string, home: string): Promise<Served> {
   const cli = CLI;
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [cli, 'serve', '--no-open', '--port', '0', '--repo', repoDir], { env: serverEnv(home) });
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    [cli, 'serve', '--no-open', '--port', '0', '--repo', repoDir],
+    { env: serverEnv(home) },
+  );
   let out = '';
   let err = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
@@ -319,7 +351,8 @@ export async function newPage(browser: Browser): Promise<{ page: Page; close: ()
 function chromiumCpuMs(): number {
   const { list, descends } = processes();
   let ms = 0;
-  for (const { pid, comm, fields } of list) if (isChromium(comm) && descends(pid, process.pid)) ms += (Number(fields[11]) + Number(fields[12])) * 10;
+  for (const { pid, comm, fields } of list)
+    if (isChromium(comm) && descends(pid, process.pid)) ms += (Number(fields[11]) + Number(fields[12])) * 10;
   return ms;
 }
 
@@ -342,7 +375,10 @@ async function settled(): Promise<void> {
 }
 
 /** (a) with cards: navigation to the first card's first rows on screen. */
-async function cardsFirst(browser: Browser, url: string): Promise<{ ms: number; heap: number; nodes: number; rssMiB: number; anonMiB: number }> {
+async function cardsFirst(
+  browser: Browser,
+  url: string,
+): Promise<{ ms: number; heap: number; nodes: number; rssMiB: number; anonMiB: number }> {
   const { page, close } = await newPage(browser);
   const rss = rendererSampler();
   try {
@@ -362,7 +398,10 @@ async function cardsFirst(browser: Browser, url: string): Promise<{ ms: number; 
  * A word of the last file's diff that no other diff or path of the round holds, for the
  * search target ("a string that occurs only in the last file's diff"); null if there is none.
  */
-export function onlyInLast(material: { material: Array<{ ref: string; diff: string | null }> }, last: string): string | null {
+export function onlyInLast(
+  material: { material: Array<{ ref: string; diff: string | null }> },
+  last: string,
+): string | null {
   const entry = material.material.find((e) => e.ref === last);
   const rest = material.material
     .filter((e) => e.ref !== last)
@@ -429,7 +468,11 @@ const CONTEXT_RUN = `(async ({ wait }) => {
   return -2;
 })`;
 
-async function rawRun(browser: Browser, url: string, material: { refs: string[]; query: string | null }): Promise<Omit<ViewerRun, 'load' | 'cardsFirstMs'>> {
+async function rawRun(
+  browser: Browser,
+  url: string,
+  material: { refs: string[]; query: string | null },
+): Promise<Omit<ViewerRun, 'load' | 'cardsFirstMs'>> {
   const { page, close } = await newPage(browser);
   const rss = rendererSampler();
   try {
@@ -463,9 +506,15 @@ async function rawRun(browser: Browser, url: string, material: { refs: string[];
     await page.evaluate('window.scrollTo(0, 0)');
     await page.waitForTimeout(300);
     const search = material.query
-      ? ((await page.evaluate(`${SEARCH_RUN}({ query: ${JSON.stringify(material.query)}, wait: ${FRAME_UNTIL} })`)) as { count: number; next: number; start: number })
+      ? ((await page.evaluate(`${SEARCH_RUN}({ query: ${JSON.stringify(material.query)}, wait: ${FRAME_UNTIL} })`)) as {
+          count: number;
+          next: number;
+          start: number;
+        })
       : { count: -1, next: -1, start: Infinity };
-    const searchTasks = ((await page.evaluate('globalThis.__bench.longtasks')) as Array<{ start: number; duration: number }>).filter((e) => e.start >= search.start);
+    const searchTasks = (
+      (await page.evaluate('globalThis.__bench.longtasks')) as Array<{ start: number; duration: number }>
+    ).filter((e) => e.start >= search.start);
     const searchLongestTaskMs = Math.max(0, ...searchTasks.map((e) => e.duration));
     await page.waitForTimeout(300);
     const contextMs = (await page.evaluate(`${CONTEXT_RUN}({ wait: ${FRAME_UNTIL} })`)) as number;
@@ -485,7 +534,8 @@ async function rawRun(browser: Browser, url: string, material: { refs: string[];
         return t < 0 ? -1 : t - start;
       })()`,
     )) as number;
-    if (unfoldReadableMs < 0) throw new Error(`Raw: unfolding ${LARGE_REF} did not draw its rows (${unfoldReadableMs})`);
+    if (unfoldReadableMs < 0)
+      throw new Error(`Raw: unfolding ${LARGE_REF} did not draw its rows (${unfoldReadableMs})`);
     await probe.sample();
     const scrollStart = Date.now();
     const extent = (await page.evaluate(
@@ -548,16 +598,23 @@ async function rawRun(browser: Browser, url: string, material: { refs: string[];
 export async function benchViewer(repo: SynthRepo, runs: number): Promise<ViewerResult> {
   const cli = CLI;
   const webIndex = path.resolve(path.dirname(cli), '..', 'web', 'index.html');
-  for (const file of [cli, webIndex]) if (!existsSync(file)) throw new Error(`${file} is missing (npm run bench builds the CLI and viewer first)`);
+  for (const file of [cli, webIndex])
+    if (!existsSync(file)) throw new Error(`${file} is missing (npm run bench builds the CLI and viewer first)`);
   const loadBefore = loadavg();
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
   resetRepo(repo, env);
   log('viewer: capturing the round (involut rounds)');
-  execFileSync(process.execPath, [cli, 'rounds', '--base', repo.base, '--quiet'], { cwd: repo.dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync(process.execPath, [cli, 'rounds', '--base', repo.base, '--quiet'], {
+    cwd: repo.dir,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const materialFile = path.join(repo.dir, '.review', 'material.json');
   const materialBytes = readFileSync(materialFile).length;
-  const material = JSON.parse(readFileSync(materialFile, 'utf8')) as { material: Array<{ ref: string; diff: string | null; binary: boolean }> };
+  const material = JSON.parse(readFileSync(materialFile, 'utf8')) as {
+    material: Array<{ ref: string; diff: string | null; binary: boolean }>;
+  };
   const cardsFile = path.join(repo.dir, '.review', 'cards.json');
   const aside = path.join(repo.dir, '.review', 'cards.json.bench-aside');
   writeFileSync(cardsFile, `${JSON.stringify(benchCards(material), null, 2)}\n`);
@@ -645,15 +702,31 @@ export async function benchViewer(repo: SynthRepo, runs: number): Promise<Viewer
   const verdict = (ok: boolean, what: string) => `${ok ? 'PASS' : 'MISS'}: ${what}`;
   const first = Math.max(m.cardsFirstMs, m.rawFirstMs);
   const verdicts = [
-    verdict(first < TARGETS.firstReadableMs, `first card readable ${fmt(m.cardsFirstMs)}, first Raw file readable ${fmt(m.rawFirstMs)} (target < ${fmt(TARGETS.firstReadableMs)})`),
-    verdict(m.jumpLastMs < TARGETS.jumpLastMs, `jump to the last file readable ${fmt(m.jumpLastMs)} (target < ${fmt(TARGETS.jumpLastMs)})`),
-    verdict(m.longestTaskMs < TARGETS.longestTaskMs, `longest task with the 50,000-line file unfolded and scrolled ${fmt(m.longestTaskMs)} (target < ${fmt(TARGETS.longestTaskMs)})`),
     verdict(
-      m.searchCountMs >= 0 && m.searchCountMs <= TARGETS.searchCountMs && m.searchNextMs >= 0 && m.searchNextMs <= TARGETS.searchNextMs && m.searchLongestTaskMs < TARGETS.longestTaskMs,
+      first < TARGETS.firstReadableMs,
+      `first card readable ${fmt(m.cardsFirstMs)}, first Raw file readable ${fmt(m.rawFirstMs)} (target < ${fmt(TARGETS.firstReadableMs)})`,
+    ),
+    verdict(
+      m.jumpLastMs < TARGETS.jumpLastMs,
+      `jump to the last file readable ${fmt(m.jumpLastMs)} (target < ${fmt(TARGETS.jumpLastMs)})`,
+    ),
+    verdict(
+      m.longestTaskMs < TARGETS.longestTaskMs,
+      `longest task with the 50,000-line file unfolded and scrolled ${fmt(m.longestTaskMs)} (target < ${fmt(TARGETS.longestTaskMs)})`,
+    ),
+    verdict(
+      m.searchCountMs >= 0 &&
+        m.searchCountMs <= TARGETS.searchCountMs &&
+        m.searchNextMs >= 0 &&
+        m.searchNextMs <= TARGETS.searchNextMs &&
+        m.searchLongestTaskMs < TARGETS.longestTaskMs,
       `search for a word only in the last file: count shown ${fmt(m.searchCountMs)} after the last keystroke (target ≤ ${fmt(TARGETS.searchCountMs)}), ` +
         `the match on screen ${fmt(m.searchNextMs)} after next (target ≤ ${fmt(TARGETS.searchNextMs)}), longest task ${fmt(m.searchLongestTaskMs)} (target < ${fmt(TARGETS.longestTaskMs)})`,
     ),
-    verdict(m.contextMs >= 0 && m.contextMs <= TARGETS.contextMs, `whole-file context drawn ${fmt(m.contextMs)} after the click (target ≤ ${fmt(TARGETS.contextMs)})`),
+    verdict(
+      m.contextMs >= 0 && m.contextMs <= TARGETS.contextMs,
+      `whole-file context drawn ${fmt(m.contextMs)} after the click (target ≤ ${fmt(TARGETS.contextMs)})`,
+    ),
     verdict(
       peaks.heapMiB < TARGETS.peakMemoryMiB,
       `peak JS heap ${peaks.heapMiB.toFixed(0)} MiB, ${peaks.nodes.toLocaleString('en')} DOM nodes (target < ${TARGETS.peakMemoryMiB} MB); ` +
@@ -674,7 +747,10 @@ export async function benchViewer(repo: SynthRepo, runs: number): Promise<Viewer
 
 /** Folders first, then files, by name, as the viewer's file tree orders them. */
 export function treeOrderOf(refs: string[]): string[] {
-  interface Folder { folders: Map<string, Folder>; files: string[] }
+  interface Folder {
+    folders: Map<string, Folder>;
+    files: string[];
+  }
   const root: Folder = { folders: new Map(), files: [] };
   for (const ref of refs) {
     const parts = ref.split('/');
@@ -694,13 +770,17 @@ export function treeOrderOf(refs: string[]): string[] {
 
 function browserVersion(): string {
   try {
-    return execFileSync(findBrowser().executablePath, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync(findBrowser().executablePath, ['--version'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return 'unknown';
   }
 }
 
-export const fmt = (ms: number) => (ms < 0 ? 'n/a' : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
+export const fmt = (ms: number) =>
+  ms < 0 ? 'n/a' : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`;
 
 /** The lines `npm run bench` prints for the viewer. */
 export function viewerReport(result: ViewerResult): string[] {
@@ -712,27 +792,84 @@ export function viewerReport(result: ViewerResult): string[] {
   const mib = (n: number) => `${n.toFixed(0)} MiB`;
   const rows: string[][] = [
     ['viewer (headless Chromium)', 'median', 'min–max', 'target'],
-    ['(a) first card readable (cards.json)', fmt(m.cardsFirstMs), span('cardsFirstMs'), `< ${fmt(TARGETS.firstReadableMs)}`],
-    ['(a) first Raw file readable (no cards.json)', fmt(m.rawFirstMs), span('rawFirstMs'), `< ${fmt(TARGETS.firstReadableMs)}`],
+    [
+      '(a) first card readable (cards.json)',
+      fmt(m.cardsFirstMs),
+      span('cardsFirstMs'),
+      `< ${fmt(TARGETS.firstReadableMs)}`,
+    ],
+    [
+      '(a) first Raw file readable (no cards.json)',
+      fmt(m.rawFirstMs),
+      span('rawFirstMs'),
+      `< ${fmt(TARGETS.firstReadableMs)}`,
+    ],
     ['    /api/material fetched (resource timing)', fmt(m.materialFetchMs), span('materialFetchMs'), ''],
     ['(b) jump to the last file, rows drawn', fmt(m.jumpLastMs), span('jumpLastMs'), `< ${fmt(TARGETS.jumpLastMs)}`],
-    ['(c) longest task, 50,000-line file unfolded + scrolled', fmt(m.longestTaskMs), span('longestTaskMs'), `< ${fmt(TARGETS.longestTaskMs)}`],
+    [
+      '(c) longest task, 50,000-line file unfolded + scrolled',
+      fmt(m.longestTaskMs),
+      span('longestTaskMs'),
+      `< ${fmt(TARGETS.longestTaskMs)}`,
+    ],
     ['    longest animation frame (script + rendering)', fmt(m.longestFrameMs), span('longestFrameMs'), ''],
     ['    unfold click to its rows drawn', fmt(m.unfoldReadableMs), span('unfoldReadableMs'), ''],
-    ['(e) search: last keystroke to the count shown', fmt(m.searchCountMs), span('searchCountMs'), `≤ ${fmt(TARGETS.searchCountMs)}`],
-    ['    search: next to the match on screen', fmt(m.searchNextMs), span('searchNextMs'), `≤ ${fmt(TARGETS.searchNextMs)}`],
-    ['    search: longest task', fmt(m.searchLongestTaskMs), span('searchLongestTaskMs'), `< ${fmt(TARGETS.longestTaskMs)}`],
-    ['(f) whole-file context drawn after the click', fmt(m.contextMs), span('contextMs'), `≤ ${fmt(TARGETS.contextMs)}`],
-    ['(d) peak JS heap (CDP JSHeapUsedSize)', mib(m.heapPeakMiB), span('heapPeakMiB', mib), `< ${TARGETS.peakMemoryMiB} MB`],
-    ['    peak DOM nodes (CDP Nodes)', m.nodesPeak.toLocaleString('en'), span('nodesPeak', (n) => n.toLocaleString('en')), ''],
+    [
+      '(e) search: last keystroke to the count shown',
+      fmt(m.searchCountMs),
+      span('searchCountMs'),
+      `≤ ${fmt(TARGETS.searchCountMs)}`,
+    ],
+    [
+      '    search: next to the match on screen',
+      fmt(m.searchNextMs),
+      span('searchNextMs'),
+      `≤ ${fmt(TARGETS.searchNextMs)}`,
+    ],
+    [
+      '    search: longest task',
+      fmt(m.searchLongestTaskMs),
+      span('searchLongestTaskMs'),
+      `< ${fmt(TARGETS.longestTaskMs)}`,
+    ],
+    [
+      '(f) whole-file context drawn after the click',
+      fmt(m.contextMs),
+      span('contextMs'),
+      `≤ ${fmt(TARGETS.contextMs)}`,
+    ],
+    [
+      '(d) peak JS heap (CDP JSHeapUsedSize)',
+      mib(m.heapPeakMiB),
+      span('heapPeakMiB', mib),
+      `< ${TARGETS.peakMemoryMiB} MB`,
+    ],
+    [
+      '    peak DOM nodes (CDP Nodes)',
+      m.nodesPeak.toLocaleString('en'),
+      span('nodesPeak', (n) => n.toLocaleString('en')),
+      '',
+    ],
     ['    after a forced GC: JS heap', mib(m.heapAfterGcMiB), span('heapAfterGcMiB', mib), ''],
-    ['    after a forced GC: DOM nodes', m.nodesAfterGc.toLocaleString('en'), span('nodesAfterGc', (n) => n.toLocaleString('en')), ''],
-    ["    page renderer's peak RSS (/proc, every 100 ms)", mib(m.rendererRssPeakMiB), span('rendererRssPeakMiB', mib), ''],
+    [
+      '    after a forced GC: DOM nodes',
+      m.nodesAfterGc.toLocaleString('en'),
+      span('nodesAfterGc', (n) => n.toLocaleString('en')),
+      '',
+    ],
+    [
+      "    page renderer's peak RSS (/proc, every 100 ms)",
+      mib(m.rendererRssPeakMiB),
+      span('rendererRssPeakMiB', mib),
+      '',
+    ],
     ['      of which private (RssAnon)', mib(m.rendererAnonPeakMiB), span('rendererAnonPeakMiB', mib), ''],
     ["    page renderer's RSS after a forced GC", mib(m.rendererRssAfterGcMiB), span('rendererRssAfterGcMiB', mib), ''],
   ];
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const table = rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('   '));
+  const table = rows.map((r) =>
+    r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('   '),
+  );
   return [
     '',
     `viewer on the same round: material.json ${(result.material.bytes / 1024 / 1024).toFixed(1)} MiB, ${result.material.entries} entries; ` +

@@ -30,7 +30,11 @@ export const MaterialState = fileState(Material);
 export const NotesState = fileState(Notes);
 
 /** A card that failed its schema, shown as broken (its raw JSON and why) while the others render. */
-export const InvalidCard = z.object({ index: z.number().int().nonnegative(), raw: z.unknown(), issues: z.array(Issue) });
+export const InvalidCard = z.object({
+  index: z.number().int().nonnegative(),
+  raw: z.unknown(),
+  issues: z.array(Issue),
+});
 
 /** cards.json is validated per card: `data.cards` holds the valid ones, `invalid` the others. */
 export const CardsState = z.discriminatedUnion('state', [
@@ -96,7 +100,11 @@ export const Freshness = z.object({
 export const SinceLast = z.discriminatedUnion('state', [
   z.object({
     state: z.literal('ok'),
-    data: z.object({ from: z.number().int().positive(), to: z.number().int().positive(), material: z.array(MaterialEntry) }),
+    data: z.object({
+      from: z.number().int().positive(),
+      to: z.number().int().positive(),
+      material: z.array(MaterialEntry),
+    }),
   }),
   z.object({ state: z.literal('none'), reason: z.string() }),
 ]);

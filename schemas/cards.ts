@@ -52,7 +52,7 @@ export const Card = z.looseObject({
 
 export const Cards = z.looseObject({
   contract: z.literal(1),
-  request: z.string().nullable().optional().describe("What the human asked for, in their words."),
+  request: z.string().nullable().optional().describe('What the human asked for, in their words.'),
   cards: z.array(Card),
 });
 

@@ -6,7 +6,9 @@ export const Config = z.strictObject({
   privacyExcludes: z
     .array(z.string().min(1))
     .optional()
-    .describe('Glob patterns of files whose content never enters .review/; added to the built-in defaults, never replacing them.'),
+    .describe(
+      'Glob patterns of files whose content never enters .review/; added to the built-in defaults, never replacing them.',
+    ),
 });
 
 export type Config = z.infer<typeof Config>;

@@ -7,24 +7,50 @@ export const Status = z.enum(['added', 'modified', 'deleted', 'renamed']);
 
 /** One changed file. Contract fields first, then the additive ones (all optional). */
 export const MaterialEntry = z.looseObject({
-  ref: z.string().min(1).describe('Path of the file after the change (before, for a deleted file), relative to the repository root.'),
+  ref: z
+    .string()
+    .min(1)
+    .describe('Path of the file after the change (before, for a deleted file), relative to the repository root.'),
   status: Status,
   binary: z.boolean(),
   diff: z
     .string()
     .nullable()
-    .describe('Unified diff body from the first `@@`, exactly as git prints it; "" when there is no hunk; null for binaries and withheld files.'),
+    .describe(
+      'Unified diff body from the first `@@`, exactly as git prints it; "" when there is no hunk; null for binaries and withheld files.',
+    ),
   hash: z.string().min(1).describe('Derived from the git blob id of the after content (before, for a deleted file).'),
   // Optional because the contract's own example leaves it out of its binary entry; the emitter always writes it.
-  commits: z.array(z.string()).optional().describe('Subjects of the commits in base..HEAD that touched the file; [] when none.'),
+  commits: z
+    .array(z.string())
+    .optional()
+    .describe('Subjects of the commits in base..HEAD that touched the file; [] when none.'),
   size: ImageSize.optional(),
   before: z.string().optional().describe('Path, relative to `.review/`, of the before copy of a binary.'),
   before_size: ImageSize.optional(),
   // Additive fields.
   from: z.string().optional().describe('Old path of a renamed file.'),
-  additions: z.number().int().nonnegative().nullable().optional().describe('Added lines; null when not counted (binary, withheld).'),
-  deletions: z.number().int().nonnegative().nullable().optional().describe('Deleted lines; null when not counted (binary, withheld).'),
-  bytes: z.number().int().nonnegative().nullable().optional().describe('Whole size of the after content (before, for a deleted file); null for submodules.'),
+  additions: z
+    .number()
+    .int()
+    .nonnegative()
+    .nullable()
+    .optional()
+    .describe('Added lines; null when not counted (binary, withheld).'),
+  deletions: z
+    .number()
+    .int()
+    .nonnegative()
+    .nullable()
+    .optional()
+    .describe('Deleted lines; null when not counted (binary, withheld).'),
+  bytes: z
+    .number()
+    .int()
+    .nonnegative()
+    .nullable()
+    .optional()
+    .describe('Whole size of the after content (before, for a deleted file); null for submodules.'),
   mode: z
     .object({ before: z.string().nullable(), after: z.string().nullable() })
     .optional()
@@ -42,7 +68,9 @@ export const MaterialEntry = z.looseObject({
   diff_base64: z
     .string()
     .optional()
-    .describe('The exact bytes of the diff, base64, present only when they are not valid UTF-8 (`diff` then shows them with U+FFFD).'),
+    .describe(
+      'The exact bytes of the diff, base64, present only when they are not valid UTF-8 (`diff` then shows them with U+FFFD).',
+    ),
 });
 
 export const Source = z.looseObject({
@@ -55,7 +83,12 @@ export const Source = z.looseObject({
   base_reason: z.string().optional().describe('Why that base was chosen.'),
   head: z.string().nullable().optional().describe('HEAD at capture; null in a repository with no commits.'),
   tree: z.string().optional().describe('Id of the captured git tree every diff, hash and blob derives from.'),
-  round: z.number().int().positive().optional().describe('Round number; the tree is pinned under refs/involut/rounds/<round>.'),
+  round: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('Round number; the tree is pinned under refs/involut/rounds/<round>.'),
 });
 
 export const Material = z.looseObject({

@@ -16,7 +16,15 @@ import { lineRoutes } from './routes/lines';
 import { searchRoutes } from './routes/search';
 import { sinceLastRoutes } from './routes/since-last';
 import { viewerRoutes } from './routes/viewer';
-import { guardRequests, isApiPath, refuse, requireToken, securityHeaders, type Refusal, type SecurityOptions } from './security';
+import {
+  guardRequests,
+  isApiPath,
+  refuse,
+  requireToken,
+  securityHeaders,
+  type Refusal,
+  type SecurityOptions,
+} from './security';
 
 /** What every route reads or writes through: the repository, the review files, the notes writer, the event streams. */
 export interface AppContext {
@@ -36,7 +44,12 @@ export interface AppOptions extends AppContext, SecurityOptions {
 }
 
 /** Codes for the refusals Fastify itself makes (body parsing, size, media type). */
-const CLIENT_ERRORS: Record<number, string> = { 400: 'bad-request', 404: 'not-found', 413: 'body-too-large', 415: 'unsupported-media-type' };
+const CLIENT_ERRORS: Record<number, string> = {
+  400: 'bad-request',
+  404: 'not-found',
+  413: 'body-too-large',
+  415: 'unsupported-media-type',
+};
 
 /** Registers every route and guard and returns the app without listening (tests use `app.inject()`). */
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
@@ -51,17 +64,31 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       const refusal = hostRefusal?.(request);
       const bad = error.code === 'FST_ERR_BAD_URL';
       if (refusal) void refuse(reply, refusal.status, refusal.code, refusal.message);
-      else void refuse(reply, 400, bad ? 'bad-path' : 'bad-request', bad ? 'The request path is not valid percent-encoding.' : 'The request could not be read.');
+      else
+        void refuse(
+          reply,
+          400,
+          bad ? 'bad-path' : 'bad-request',
+          bad ? 'The request path is not valid percent-encoding.' : 'The request could not be read.',
+        );
     },
   });
-  const context: AppContext = { repo: options.repo, files: options.files, notes: options.notes, drafts: options.drafts, hub: options.hub };
+  const context: AppContext = {
+    repo: options.repo,
+    files: options.files,
+    notes: options.notes,
+    drafts: options.drafts,
+    hub: options.hub,
+  };
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error instanceof PathRefused) return refuse(reply, 400, 'bad-path', error.message);
-    if (error instanceof InvolutError && error.code === 'review-unsafe') return refuse(reply, 403, error.code, error.message);
+    if (error instanceof InvolutError && error.code === 'review-unsafe')
+      return refuse(reply, 403, error.code, error.message);
     const status = error.statusCode ?? 500;
     if (status < 500) return refuse(reply, status, CLIENT_ERRORS[status] ?? 'bad-request', error.message);
     options.onInternalError?.(error);
-    const message = error instanceof InvolutError ? error.message : 'Involut failed to answer; the terminal running it shows why.';
+    const message =
+      error instanceof InvolutError ? error.message : 'Involut failed to answer; the terminal running it shows why.';
     return refuse(reply, 500, 'internal', message);
   });
   hostRefusal = guardRequests(app, options);

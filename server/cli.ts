@@ -92,14 +92,21 @@ interface Command<O extends Options> {
   run: (values: Values<O>, out: Output) => Promise<number | void>;
 }
 type Options = NonNullable<ParseArgsConfig['options']>;
-type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O; strict: true; allowPositionals: false }>>['values'];
+type Values<O extends Options> = ReturnType<
+  typeof parseArgs<{ options: O; strict: true; allowPositionals: false }>
+>['values'];
 const command = <O extends Options>(c: Command<O>) => c as unknown as Command<Options>;
 
 const COMMANDS: Record<string, Command<Options>> = {
   serve: command({
     options: SERVE,
     run: async (values, out) => {
-      const flags = { repo: values.repo ?? process.cwd(), port: portFlag(values.port), host: values.host, open: !values['no-open'] };
+      const flags = {
+        repo: values.repo ?? process.cwd(),
+        port: portFlag(values.port),
+        host: values.host,
+        open: !values['no-open'],
+      };
       // Loaded only here: Fastify alone takes ~0.3 s to import, which `rounds` must not pay.
       const { serve } = await import('./commands/serve');
       await serve(flags, out);
@@ -110,7 +117,10 @@ const COMMANDS: Record<string, Command<Options>> = {
     run: async (values, out) => {
       // Every command is loaded when it runs: zod (which the others use) would cost `rounds` a third of its start-up.
       const { rounds } = await import('./commands/rounds');
-      await rounds({ repo: values.repo ?? process.cwd(), base: values.base, sinceLast: values['since-last'], begin: values.begin }, out);
+      await rounds(
+        { repo: values.repo ?? process.cwd(), base: values.base, sinceLast: values['since-last'], begin: values.begin },
+        out,
+      );
     },
   }),
   demo: command({
@@ -122,15 +132,18 @@ const COMMANDS: Record<string, Command<Options>> = {
   }),
   check: command({
     options: CHECK,
-    run: async (values, out) => (await import('./commands/check')).check({ repo: values.repo ?? process.cwd(), strict: values.strict }, out),
+    run: async (values, out) =>
+      (await import('./commands/check')).check({ repo: values.repo ?? process.cwd(), strict: values.strict }, out),
   }),
   notes: command({
     options: NOTES,
-    run: async (values, out) => (await import('./commands/notes')).notes({ repo: values.repo ?? process.cwd(), all: values.all }, out),
+    run: async (values, out) =>
+      (await import('./commands/notes')).notes({ repo: values.repo ?? process.cwd(), all: values.all }, out),
   }),
   skill: command({
     options: SKILL,
-    run: async (values, out) => (await import('./commands/skill')).skill({ repo: values.repo ?? process.cwd(), install: values.install }, out),
+    run: async (values, out) =>
+      (await import('./commands/skill')).skill({ repo: values.repo ?? process.cwd(), install: values.install }, out),
   }),
 };
 
@@ -150,7 +163,10 @@ async function main(argv: string[]): Promise<number> {
     const chosen = COMMANDS[name];
     if (!chosen) {
       if (name.startsWith('-')) {
-        throw new InvolutError('usage', `Unknown option '${name}' before the command; options go after it (\`involut rounds --json\`), see \`involut --help\`.`);
+        throw new InvolutError(
+          'usage',
+          `Unknown option '${name}' before the command; options go after it (\`involut rounds --json\`), see \`involut --help\`.`,
+        );
       }
       throw new InvolutError('usage', `Unknown command '${name}'; run \`involut --help\` to see the commands.`);
     }
@@ -178,7 +194,8 @@ function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[]
 function portFlag(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535) throw new InvolutError('usage', `--port takes a port number from 0 to 65535, not '${text}'.`);
+  if (!/^\d+$/.test(text) || port > 65535)
+    throw new InvolutError('usage', `--port takes a port number from 0 to 65535, not '${text}'.`);
   return port;
 }
 

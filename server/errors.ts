@@ -37,8 +37,20 @@ export class InvolutError extends Error {
 export function machineFault(error: unknown): InvolutError | null {
   const { code, path } = (error ?? {}) as NodeJS.ErrnoException;
   const file = path ?? 'a file under .review/';
-  if (code === 'ENOSPC' || code === 'EDQUOT') return new InvolutError('disk-full', `The disk holding ${file} is full; free some space and run the command again.`);
-  if (code === 'EACCES' || code === 'EPERM') return new InvolutError('permission-denied', `Involut may not write ${file} (permission denied); fix its permissions and run the command again.`);
-  if (code === 'EROFS') return new InvolutError('read-only-disk', `${file} is on a read-only file system; run the command where it can write.`);
+  if (code === 'ENOSPC' || code === 'EDQUOT')
+    return new InvolutError(
+      'disk-full',
+      `The disk holding ${file} is full; free some space and run the command again.`,
+    );
+  if (code === 'EACCES' || code === 'EPERM')
+    return new InvolutError(
+      'permission-denied',
+      `Involut may not write ${file} (permission denied); fix its permissions and run the command again.`,
+    );
+  if (code === 'EROFS')
+    return new InvolutError(
+      'read-only-disk',
+      `${file} is on a read-only file system; run the command where it can write.`,
+    );
   return null;
 }

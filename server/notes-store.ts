@@ -27,11 +27,17 @@ const FILE = '.review/notes.json';
 
 /** Checks a note key: a card id, `file:<ref>`, or `line:<ref>:<side><n>` (side `+` new, `-` old). */
 export function checkNoteKey(key: string): string {
-  if (key === '' || key.length > MAX_KEY_LENGTH) throw new NoteRefused(400, 'bad-key', 'A note key must be 1 to 4096 characters.');
+  if (key === '' || key.length > MAX_KEY_LENGTH)
+    throw new NoteRefused(400, 'bad-key', 'A note key must be 1 to 4096 characters.');
   if (/\p{Cc}/u.test(key)) throw new NoteRefused(400, 'bad-key', 'A note key cannot contain control characters.');
-  if (key.startsWith('file:') && key.length === 'file:'.length) throw new NoteRefused(400, 'bad-key', "A 'file:' key needs a ref.");
+  if (key.startsWith('file:') && key.length === 'file:'.length)
+    throw new NoteRefused(400, 'bad-key', "A 'file:' key needs a ref.");
   if (key.startsWith('line:') && !LINE_KEY.test(key)) {
-    throw new NoteRefused(400, 'bad-key', "A line key reads 'line:<ref>:+<n>' (new side) or 'line:<ref>:-<n>' (old side), n from 1.");
+    throw new NoteRefused(
+      400,
+      'bad-key',
+      "A line key reads 'line:<ref>:+<n>' (new side) or 'line:<ref>:-<n>' (old side), n from 1.",
+    );
   }
   return key;
 }
@@ -65,10 +71,12 @@ export class NotesStore {
     checkNoteKey(key);
     this.pending += 1;
     const run = this.queue.then(() => this.apply(key, body));
-    this.queue = run.catch(() => {}).then(() => {
-      this.pending -= 1;
-      if (this.pending === 0) this.ownWrites = this.ownWrites.slice(-1);
-    });
+    this.queue = run
+      .catch(() => {})
+      .then(() => {
+        this.pending -= 1;
+        if (this.pending === 0) this.ownWrites = this.ownWrites.slice(-1);
+      });
     return run;
   }
 
@@ -99,7 +107,11 @@ export class NotesStore {
     } catch (error) {
       throw faultSentence(error);
     }
-    throw new NoteRefused(503, 'notes-busy', `${FILE} kept changing while the note was written; the note is kept in the viewer and sent again when you type.`);
+    throw new NoteRefused(
+      503,
+      'notes-busy',
+      `${FILE} kept changing while the note was written; the note is kept in the viewer and sent again when you type.`,
+    );
   }
 
   /** One read-merge-write; null when notes.json changed before the rename, so the merge must be made again. */
@@ -114,7 +126,7 @@ export class NotesStore {
     }
     if (!sameNote(there, seen)) {
       const message = there
-        ? "This note was changed elsewhere since you last saw it; choose which text to keep."
+        ? 'This note was changed elsewhere since you last saw it; choose which text to keep.'
         : 'This note was deleted elsewhere since you opened it; write it again to keep it.';
       throw new NoteRefused(409, 'note-conflict', message, { current: there });
     }
@@ -151,13 +163,21 @@ export class NotesStore {
     if (read.bytes === null) return { bytes: null, doc: { contract: 1, notes: noteRecord() } };
     if ('error' in read) {
       const where = read.error.line ? ` (line ${read.error.line}, column ${read.error.column})` : '';
-      throw new NoteRefused(409, 'notes-invalid-json', `${FILE} does not parse${where}; fix or remove it, the note was not saved.`);
+      throw new NoteRefused(
+        409,
+        'notes-invalid-json',
+        `${FILE} does not parse${where}; fix or remove it, the note was not saved.`,
+      );
     }
     const parsed = parseNotes(read.value);
     if (!parsed.success) {
       const first = issuesOf(parsed.error)[0];
       const what = first ? `${first.path.join('.') || '(top)'}: ${first.message}` : 'schema mismatch';
-      throw new NoteRefused(409, 'notes-invalid-schema', `${FILE} does not match the notes schema (${what}); fix or remove it, the note was not saved.`);
+      throw new NoteRefused(
+        409,
+        'notes-invalid-schema',
+        `${FILE} does not match the notes schema (${what}); fix or remove it, the note was not saved.`,
+      );
     }
     return { bytes: read.bytes, doc: { ...(read.value as object), notes: parsed.data.notes } as Current['doc'] };
   }
@@ -167,11 +187,19 @@ export class NotesStore {
     const info = await stat(this.file).catch(() => null);
     if (!info) return;
     if ((info.mode & 0o222) === 0) {
-      throw new NoteRefused(403, 'notes-read-only', `${FILE} is read-only, so Involut leaves it as it is; make it writable (chmod u+w ${FILE}) to save notes, the note is kept in the viewer meanwhile.`);
+      throw new NoteRefused(
+        403,
+        'notes-read-only',
+        `${FILE} is read-only, so Involut leaves it as it is; make it writable (chmod u+w ${FILE}) to save notes, the note is kept in the viewer meanwhile.`,
+      );
     }
     const uid = process.getuid?.();
     if (uid !== undefined && info.uid !== uid) {
-      throw new NoteRefused(403, 'notes-not-yours', `${FILE} belongs to another user (uid ${info.uid}), so Involut leaves it as it is; give it back to you (chown) to save notes, the note is kept in the viewer meanwhile.`);
+      throw new NoteRefused(
+        403,
+        'notes-not-yours',
+        `${FILE} belongs to another user (uid ${info.uid}), so Involut leaves it as it is; give it back to you (chown) to save notes, the note is kept in the viewer meanwhile.`,
+      );
     }
   }
 }
@@ -196,20 +224,31 @@ function sameBytes(a: Buffer | null, b: Buffer | null): boolean {
   return a === null || b === null ? a === b : a.equals(b);
 }
 
-
 /** A failure of the disk, as one sentence naming the file and what to do. */
 function faultSentence(error: unknown): unknown {
   if (error instanceof NoteRefused) return error;
   if (error instanceof InvolutError) return new NoteRefused(403, error.code, error.message);
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOSPC' || code === 'EDQUOT') {
-    return new NoteRefused(507, 'disk-full', `The disk holding ${FILE} is full; free some space and type again, the note is kept in the viewer meanwhile.`);
+    return new NoteRefused(
+      507,
+      'disk-full',
+      `The disk holding ${FILE} is full; free some space and type again, the note is kept in the viewer meanwhile.`,
+    );
   }
   if (code === 'EACCES' || code === 'EPERM') {
-    return new NoteRefused(403, 'notes-permission', `Involut may not write ${FILE} (permission denied); make .review/ writable for you, the note is kept in the viewer meanwhile.`);
+    return new NoteRefused(
+      403,
+      'notes-permission',
+      `Involut may not write ${FILE} (permission denied); make .review/ writable for you, the note is kept in the viewer meanwhile.`,
+    );
   }
   if (code === 'EROFS') {
-    return new NoteRefused(403, 'notes-read-only', `${FILE} is on a read-only file system; the note is kept in the viewer, save it once the disk is writable.`);
+    return new NoteRefused(
+      403,
+      'notes-read-only',
+      `${FILE} is on a read-only file system; the note is kept in the viewer, save it once the disk is writable.`,
+    );
   }
   return error;
 }

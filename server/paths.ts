@@ -2,7 +2,10 @@ import path from 'node:path';
 
 /** A request path that must never reach the file system or git. */
 export class PathRefused extends Error {
-  constructor(readonly raw: string, reason: string) {
+  constructor(
+    readonly raw: string,
+    reason: string,
+  ) {
     super(`Refused path '${raw.slice(0, 200)}': ${reason}.`);
     this.name = 'PathRefused';
   }
@@ -33,7 +36,11 @@ export function checkRelativePath(decoded: string): string {
   let layer = decoded;
   for (let depth = 0; depth < 4; depth += 1) {
     const reason = unsafeReason(layer);
-    if (reason) throw new PathRefused(decoded, depth === 0 ? reason : `it hides ${reason.replace(/^it /, '')} under percent-encoding`);
+    if (reason)
+      throw new PathRefused(
+        decoded,
+        depth === 0 ? reason : `it hides ${reason.replace(/^it /, '')} under percent-encoding`,
+      );
     const next = decodeLayer(layer);
     if (next === layer) return decoded;
     layer = next;

@@ -1,5 +1,18 @@
 import { constants } from 'node:fs';
-import { access, lstat, mkdir, open, readdir, readFile, readlink, realpath, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import {
+  access,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  readlink,
+  realpath,
+  rename,
+  rm,
+  stat,
+  type FileHandle,
+} from 'node:fs/promises';
 import path from 'node:path';
 import { InvolutError } from './errors';
 
@@ -40,7 +53,10 @@ export async function assertReviewDirSafe(root: string): Promise<ReviewDir> {
   if (info.isSymbolicLink()) throw await linkRefusal(review.dir, '.review');
   const [realRoot, realReview] = await Promise.all([realpath(root), realpath(review.dir)]);
   if (realReview !== path.join(realRoot, '.review')) {
-    throw new InvolutError('review-unsafe', `.review resolves to ${realReview}, outside the repository ${realRoot}; Involut writes only inside the repository's own .review/, so move it back and run the command again.`);
+    throw new InvolutError(
+      'review-unsafe',
+      `.review resolves to ${realReview}, outside the repository ${realRoot}; Involut writes only inside the repository's own .review/, so move it back and run the command again.`,
+    );
   }
   if (info.isDirectory()) await refuseLinksUnder(review.dir, '.review');
   return review;
@@ -48,7 +64,10 @@ export async function assertReviewDirSafe(root: string): Promise<ReviewDir> {
 
 /** Refuses when `.review`, or any path from it down to `file` (inside it), is a symbolic link. */
 export async function assertNoLinks(review: ReviewDir, file: string): Promise<void> {
-  const parts = path.relative(review.dir, file).split(path.sep).filter((part) => part !== '');
+  const parts = path
+    .relative(review.dir, file)
+    .split(path.sep)
+    .filter((part) => part !== '');
   let at = review.dir;
   for (const part of ['', ...parts]) {
     at = part === '' ? at : path.join(at, part);
@@ -68,20 +87,29 @@ async function refuseLinksUnder(folder: string, shown: string): Promise<void> {
 
 async function linkRefusal(file: string, shown: string): Promise<InvolutError> {
   const target = await readlink(file).catch(() => '?');
-  return new InvolutError('review-unsafe', `${shown} is a symbolic link (to ${target}); Involut reads and writes only the repository's own .review/, so replace the link with a plain folder or file and run the command again.`);
+  return new InvolutError(
+    'review-unsafe',
+    `${shown} is a symbolic link (to ${target}); Involut reads and writes only the repository's own .review/, so replace the link with a plain folder or file and run the command again.`,
+  );
 }
 
 /** Fails, before anything is written, when `.review` cannot hold the round. */
 export async function assertWritable(review: ReviewDir): Promise<void> {
   const info = await stat(review.dir).catch(() => null);
   if (info && !info.isDirectory()) {
-    throw new InvolutError('review-not-folder', `${review.dir} exists but is not a folder; move it away so Involut can create .review/ there.`);
+    throw new InvolutError(
+      'review-not-folder',
+      `${review.dir} exists but is not a folder; move it away so Involut can create .review/ there.`,
+    );
   }
   const target = info ? review.dir : path.dirname(review.dir);
   try {
     await access(target, constants.W_OK);
   } catch {
-    throw new InvolutError('review-not-writable', `${target} is not writable; fix its permissions so Involut can write .review/.`);
+    throw new InvolutError(
+      'review-not-writable',
+      `${target} is not writable; fix its permissions so Involut can write .review/.`,
+    );
   }
 }
 

@@ -21,7 +21,8 @@ export interface StateOf {
 }
 
 /** The result of reading a file until it parses or stops changing. */
-export type SettledRead = { bytes: null } | { bytes: Buffer; value: unknown } | { bytes: Buffer; error: InvalidJsonState };
+export type SettledRead =
+  { bytes: null } | { bytes: Buffer; value: unknown } | { bytes: Buffer; error: InvalidJsonState };
 
 type InvalidJsonState = Extract<MaterialState, { state: 'invalid-json' }>;
 
@@ -73,7 +74,9 @@ export class ReviewFiles {
     const cached = this.cache.get(file);
     if (cached && before !== null && cached.signature === before) return cached.snapshot as Snapshot<StateOf[F]>;
     const read = await readSettled(path, this.settle);
-    const snapshot = { state: toState(file, read), hash: read.bytes ? sha256(read.bytes) : null } as Snapshot<StateOf[F]>;
+    const snapshot = { state: toState(file, read), hash: read.bytes ? sha256(read.bytes) : null } as Snapshot<
+      StateOf[F]
+    >;
     const after = await signature(path);
     // A broken file is cached too: its bytes stood still for a retry, and any change alters the signature.
     if (after !== null && after === before) this.cache.set(file, { signature: after, snapshot });
@@ -156,17 +159,22 @@ export function parseJson(bytes: Buffer): { value: unknown } | { error: InvalidJ
     const { line, column } = offset === null ? { line: null, column: null } : lineAndColumn(text, offset);
     return { error: { state: 'invalid-json', message: withoutContent(message), line, column } };
   }
-  if (depthOf(value) > MAX_JSON_DEPTH) return { error: { state: 'invalid-json', message: TOO_DEEP, line: null, column: null } };
+  if (depthOf(value) > MAX_JSON_DEPTH)
+    return { error: { state: 'invalid-json', message: TOO_DEEP, line: null, column: null } };
   return { value };
 }
 
 /** V8's message without the piece of the file it quotes (`Unexpected token 'r', "root:x:0:0"... is not valid JSON`). */
 function withoutContent(message: string): string {
-  return message
-    .replace(/, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, '')
-    // The token is kept when it is JSON's own punctuation, which says where the grammar broke and nothing of the file.
-    .replace(/^Unexpected token '([\s\S]*?)'(?=$| in JSON)/, (whole, token: string) => (/^[{}[\],:"]$/.test(token) ? whole : 'Unexpected character'))
-    .replace(/^(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, 'Not valid JSON');
+  return (
+    message
+      .replace(/, (?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, '')
+      // The token is kept when it is JSON's own punctuation, which says where the grammar broke and nothing of the file.
+      .replace(/^Unexpected token '([\s\S]*?)'(?=$| in JSON)/, (whole, token: string) =>
+        /^[{}[\],:"]$/.test(token) ? whole : 'Unexpected character',
+      )
+      .replace(/^(?:\.\.\.)?"[\s\S]*"(?:\.\.\.)? is not valid JSON$/, 'Not valid JSON')
+  );
 }
 
 /** How deeply a parsed JSON value nests, without recursion. */
@@ -178,7 +186,8 @@ function depthOf(value: unknown): number {
     if (item === null || typeof item !== 'object') continue;
     if (depth > deepest) deepest = depth;
     if (deepest > MAX_JSON_DEPTH) return deepest;
-    for (const child of Array.isArray(item) ? item : Object.values(item)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    for (const child of Array.isArray(item) ? item : Object.values(item))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return deepest;
 }

@@ -21,7 +21,13 @@ export interface ServerRecord {
 function isServerRecord(value: unknown): value is ServerRecord {
   if (typeof value !== 'object' || value === null) return false;
   const { root, url, pid, started } = value as Record<string, unknown>;
-  return typeof root === 'string' && typeof url === 'string' && typeof started === 'string' && Number.isInteger(pid) && (pid as number) > 0;
+  return (
+    typeof root === 'string' &&
+    typeof url === 'string' &&
+    typeof started === 'string' &&
+    Number.isInteger(pid) &&
+    (pid as number) > 0
+  );
 }
 
 /** `$INVOLUT_STATE_DIR`, else `$XDG_STATE_HOME/involut`, else `~/.local/state/involut`. */
@@ -92,7 +98,10 @@ async function answers(record: ServerRecord): Promise<boolean> {
   const url = new URL(record.url);
   const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
   try {
-    const response = await fetch(new URL('/api/health', url), { headers: { [TOKEN_HEADER]: token }, signal: AbortSignal.timeout(1000) });
+    const response = await fetch(new URL('/api/health', url), {
+      headers: { [TOKEN_HEADER]: token },
+      signal: AbortSignal.timeout(1000),
+    });
     const body = (await response.json()) as { root?: unknown };
     return response.ok && body.root === record.root;
   } catch {

@@ -18,7 +18,9 @@ export function queryPattern(query: SearchQuery): RegExp {
   try {
     return new RegExp(source, `gu${query.case === '1' ? '' : 'i'}`);
   } catch (error) {
-    throw new BadQuery(`'${query.q.slice(0, 80)}' is not a regular expression JavaScript can read: ${(error as Error).message}`);
+    throw new BadQuery(
+      `'${query.q.slice(0, 80)}' is not a regular expression JavaScript can read: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -64,7 +66,12 @@ function test(pattern: RegExp, text: string): boolean {
 }
 
 /** Scans one diff line by line, keeping up to `room.keep` hits and counting up to `room.count` matches. */
-function scanDiff(diff: string, pattern: RegExp, found: SearchHit[], room: { count: number; keep: number }): { count: number; more: boolean } {
+function scanDiff(
+  diff: string,
+  pattern: RegExp,
+  found: SearchHit[],
+  room: { count: number; keep: number },
+): { count: number; more: boolean } {
   let count = 0;
   let oldLine = 0;
   let newLine = 0;
@@ -87,7 +94,8 @@ function scanDiff(diff: string, pattern: RegExp, found: SearchHit[], room: { cou
       for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
         if (count >= room.count) return { count, more: true };
         count++;
-        if (found.length < room.keep) found.push(hitOf(index, side, number, text, match.index, match.index + match[0].length));
+        if (found.length < room.keep)
+          found.push(hitOf(index, side, number, text, match.index, match.index + match[0].length));
         if (match[0].length === 0) pattern.lastIndex++; // an empty match must not match forever
         if (found.length >= room.keep && count >= room.count) break;
       }

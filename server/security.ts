@@ -56,7 +56,8 @@ export function allowedHosts(port: number, host?: string): Set<string> {
   if (host) {
     if (host === '0.0.0.0' || host === '::') {
       for (const list of Object.values(os.networkInterfaces())) {
-        for (const address of list ?? []) names.push(address.family === 'IPv6' ? `[${address.address}]` : address.address);
+        for (const address of list ?? [])
+          names.push(address.family === 'IPv6' ? `[${address.address}]` : address.address);
       }
     } else names.push(host.includes(':') ? `[${host}]` : host);
   }
@@ -79,7 +80,10 @@ export interface Refusal {
  * answer. Returns the check of a request's host, for the requests the router itself
  * refuses before any hook runs (a path that is not valid percent-encoding).
  */
-export function guardRequests(app: FastifyInstance, options: SecurityOptions): (request: FastifyRequest) => Refusal | null {
+export function guardRequests(
+  app: FastifyInstance,
+  options: SecurityOptions,
+): (request: FastifyRequest) => Refusal | null {
   let hosts: Set<string> | null = null;
   const hostsNow = () => {
     if (hosts) return hosts;
@@ -91,12 +95,22 @@ export function guardRequests(app: FastifyInstance, options: SecurityOptions): (
   };
   const hostRefusal = (request: FastifyRequest): Refusal | null => {
     const host = (request.headers.host ?? '').toLowerCase();
-    if (!hostsNow().has(host)) return { status: 403, code: 'forbidden-host', message: `Host '${host.slice(0, 100)}' is not this server; open the URL Involut printed.` };
+    if (!hostsNow().has(host))
+      return {
+        status: 403,
+        code: 'forbidden-host',
+        message: `Host '${host.slice(0, 100)}' is not this server; open the URL Involut printed.`,
+      };
     // An absolute-form request line (`GET http://other/...`) names its own host, which wins over Host.
     const target = request.raw.url ?? '';
     if (!target.startsWith('/')) {
       const named = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(target)?.[1]?.toLowerCase();
-      if (named !== host) return { status: 403, code: 'forbidden-host', message: 'The request line names another server than this one; open the URL Involut printed.' };
+      if (named !== host)
+        return {
+          status: 403,
+          code: 'forbidden-host',
+          message: 'The request line names another server than this one; open the URL Involut printed.',
+        };
     }
     return null;
   };
@@ -105,7 +119,12 @@ export function guardRequests(app: FastifyInstance, options: SecurityOptions): (
     if (refusal) return refuse(reply, refusal.status, refusal.code, refusal.message);
     const host = (request.headers.host ?? '').toLowerCase();
     if (!SAFE_METHODS.has(request.method) && request.headers.origin !== `http://${host}`) {
-      return refuse(reply, 403, 'forbidden-origin', 'A write must come from the viewer this server serves (Origin missing or foreign).');
+      return refuse(
+        reply,
+        403,
+        'forbidden-origin',
+        'A write must come from the viewer this server serves (Origin missing or foreign).',
+      );
     }
   });
   app.addHook('onSend', async (request, reply) => {
@@ -138,13 +157,27 @@ export function requireToken(tokenHash: Buffer) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const sent = request.headers[TOKEN_HEADER];
     if (typeof sent !== 'string' || !timingSafeEqual(hashToken(sent), tokenHash)) {
-      return refuse(reply, 401, 'bad-token', `Missing or wrong ${TOKEN_HEADER} header; open the URL Involut printed (it carries the token).`);
+      return refuse(
+        reply,
+        401,
+        'bad-token',
+        `Missing or wrong ${TOKEN_HEADER} header; open the URL Involut printed (it carries the token).`,
+      );
     }
   };
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
-export function refuse(reply: FastifyReply, status: number, code: string, message: string, extra: Record<string, unknown> = {}): FastifyReply {
-  return reply.code(status).type('application/json; charset=utf-8').send({ error: { code, message }, ...extra });
+export function refuse(
+  reply: FastifyReply,
+  status: number,
+  code: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+): FastifyReply {
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send({ error: { code, message }, ...extra });
 }

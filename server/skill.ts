@@ -34,7 +34,9 @@ export async function skillText(): Promise<string> {
 export async function installSkill(root: string): Promise<Installed[]> {
   const text = await skillText();
   const claude = await writeIfChanged(path.join(root, CLAUDE_SKILL), () => text);
-  const agents = await writeIfChanged(path.join(root, AGENTS_MD), (existing) => withSection(existing, agentsSection(text)));
+  const agents = await writeIfChanged(path.join(root, AGENTS_MD), (existing) =>
+    withSection(existing, agentsSection(text)),
+  );
   return [
     { path: CLAUDE_SKILL, for: 'Claude Code', action: claude },
     { path: AGENTS_MD, for: 'Codex and other agents that read AGENTS.md', action: agents },
@@ -45,11 +47,19 @@ export async function installSkill(root: string): Promise<Installed[]> {
 export function agentsSection(skill: string): string {
   const body = skill.replace(/^---\n[\s\S]*?\n---\n+/, '');
   let fenced = false;
-  const lines = body.trimEnd().split('\n').map((line) => {
-    if (/^(```|~~~)/.test(line)) fenced = !fenced;
-    return !fenced && /^#{1,5} /.test(line) ? `#${line}` : line;
-  });
-  return [BEGIN, '<!-- Written by `involut skill --install`, which replaces everything between these two markers. -->', ...lines, END].join('\n');
+  const lines = body
+    .trimEnd()
+    .split('\n')
+    .map((line) => {
+      if (/^(```|~~~)/.test(line)) fenced = !fenced;
+      return !fenced && /^#{1,5} /.test(line) ? `#${line}` : line;
+    });
+  return [
+    BEGIN,
+    '<!-- Written by `involut skill --install`, which replaces everything between these two markers. -->',
+    ...lines,
+    END,
+  ].join('\n');
 }
 
 /**
@@ -79,7 +89,10 @@ function markedSections(text: string): Array<{ start: number; end: number }> {
   markers.forEach((marker, i) => {
     const expected = i % 2 === 0 ? BEGIN : END;
     if (marker[0] !== expected || (expected === BEGIN && i === markers.length - 1)) {
-      throw new InvolutError('bad-agents-md', `AGENTS.md has an unpaired ${marker[0]} marker; pair or remove it by hand, then run \`involut skill --install\` again.`);
+      throw new InvolutError(
+        'bad-agents-md',
+        `AGENTS.md has an unpaired ${marker[0]} marker; pair or remove it by hand, then run \`involut skill --install\` again.`,
+      );
     }
     if (expected === END) pairs.push({ start: markers[i - 1]!.index, end: marker.index + END.length });
   });
@@ -87,7 +100,10 @@ function markedSections(text: string): Array<{ start: number; end: number }> {
 }
 
 /** Writes `file` when its content would change; follows a symlink to its target and keeps the mode. */
-async function writeIfChanged(file: string, content: (existing: string | null) => string): Promise<Installed['action']> {
+async function writeIfChanged(
+  file: string,
+  content: (existing: string | null) => string,
+): Promise<Installed['action']> {
   const target = await realpath(file).catch(() => file);
   const existing = await readFile(target, 'utf8').catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return null;

@@ -54,7 +54,10 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const hub = new EventHub();
   const port = await choosePort(host, options.port);
   const app = await createApp({
-    repo, files, notes, hub,
+    repo,
+    files,
+    notes,
+    hub,
     drafts: new DraftsStore(repo.root),
     tokenHash: hashToken(token),
     host,
@@ -62,7 +65,9 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     onInternalError: options.onError,
   });
   await listen(app, host, port, options.port !== undefined);
-  const watcher = new ReviewWatcher(files, notes, (file) => hub.broadcast({ type: 'changed', file }), { onError: options.onError });
+  const watcher = new ReviewWatcher(files, notes, (file) => hub.broadcast({ type: 'changed', file }), {
+    onError: options.onError,
+  });
   await watcher.start();
   const url = viewerUrl(host, (app.server.address() as net.AddressInfo).port, token);
   const close = async () => {
@@ -91,7 +96,10 @@ async function choosePort(host: string, wanted: number | undefined): Promise<num
   for (let port = DEFAULT_PORT; port < DEFAULT_PORT + PORT_TRIES; port += 1) {
     if (await isFree(host, port)) return port;
   }
-  throw new InvolutError('port-taken', `Ports ${DEFAULT_PORT} to ${DEFAULT_PORT + PORT_TRIES - 1} are all taken; pass a free one with --port N.`);
+  throw new InvolutError(
+    'port-taken',
+    `Ports ${DEFAULT_PORT} to ${DEFAULT_PORT + PORT_TRIES - 1} are all taken; pass a free one with --port N.`,
+  );
 }
 
 function isFree(host: string, port: number): Promise<boolean> {
@@ -109,10 +117,18 @@ async function listen(app: FastifyInstance, host: string, port: number, explicit
     await app.close();
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
-      throw new InvolutError('port-taken', explicit ? `Port ${port} is taken; pass another --port, or leave it out to take the next free one.` : `Port ${port} was taken while Involut started; run it again.`);
+      throw new InvolutError(
+        'port-taken',
+        explicit
+          ? `Port ${port} is taken; pass another --port, or leave it out to take the next free one.`
+          : `Port ${port} was taken while Involut started; run it again.`,
+      );
     }
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-      throw new InvolutError('usage', `Cannot listen on host '${host}': it is not an address of this machine; pass --host 127.0.0.1 or another local address.`);
+      throw new InvolutError(
+        'usage',
+        `Cannot listen on host '${host}': it is not an address of this machine; pass --host 127.0.0.1 or another local address.`,
+      );
     }
     throw error;
   }

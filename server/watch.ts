@@ -105,7 +105,11 @@ export class ReviewWatcher {
   }
 
   private watchRoot(): FSWatcher {
-    const watcher = watch(this.root, { ignoreInitial: true, depth: 0, ignored: (p) => p !== this.root && p !== this.dir });
+    const watcher = watch(this.root, {
+      ignoreInitial: true,
+      depth: 0,
+      ignored: (p) => p !== this.root && p !== this.dir,
+    });
     const appeared = () => {
       if (this.target === 'root' && existsSync(this.dir)) void this.rearm();
     };
@@ -120,7 +124,10 @@ export class ReviewWatcher {
   private schedule(file: ReviewFile): void {
     if (this.closed) return;
     clearTimeout(this.timers.get(file));
-    this.timers.set(file, setTimeout(() => void this.check(file), this.options.debounceMs ?? 30));
+    this.timers.set(
+      file,
+      setTimeout(() => void this.check(file), this.options.debounceMs ?? 30),
+    );
   }
 
   private async check(file: ReviewFile): Promise<void> {

@@ -75,9 +75,21 @@ function Shell({ review, children }: { review: ReturnType<typeof useReview>; chi
   );
 }
 
-function Round({ review, material, scopeReady }: { review: ReturnType<typeof useReview>; material: Material; scopeReady: boolean }) {
+function Round({
+  review,
+  material,
+  scopeReady,
+}: {
+  review: ReturnType<typeof useReview>;
+  material: Material;
+  scopeReady: boolean;
+}) {
   const entries = material.material;
-  const notes = useNotes(api, { state: review.notes, seq: review.notesSeq, refetch: () => review.refetch('notes') }, scopeReady);
+  const notes = useNotes(
+    api,
+    { state: review.notes, seq: review.notesSeq, refetch: () => review.refetch('notes') },
+    scopeReady,
+  );
   useNewToken(review.refetchAll, notes.retry);
   const reading = useReading();
   const { isViewed, setViewed } = useViewed();
@@ -99,11 +111,15 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
   const target = useTarget();
   const currentFile = target?.ref ?? null;
   const setCurrentFile = (ref: string | null) => (ref === null ? clearTarget() : revealTarget(ref));
-  usePlace(token, mode === 'raw' ? { mode, file: target?.ref, line: target?.line } : { mode, card: selected ?? undefined }, (place) => {
-    setMode(place.mode ?? null);
-    if (place.card) setSelected(place.card);
-    startAt(place);
-  });
+  usePlace(
+    token,
+    mode === 'raw' ? { mode, file: target?.ref, line: target?.line } : { mode, card: selected ?? undefined },
+    (place) => {
+      setMode(place.mode ?? null);
+      if (place.card) setSelected(place.card);
+      startAt(place);
+    },
+  );
 
   const byRef = useMemo(() => new Map(entries.map((e) => [e.ref, e])), [entries]);
   // Search matches are visited in Raw's order of files.
@@ -133,7 +149,10 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
   const context: CardContext = { entries: byRef, api, notes, format, isViewed, setViewed, titleOf, onSelect };
 
   // One value per change of notes, cards or round, so note boxes re-render only then.
-  const threadMap = useMemo(() => noteThreads(notes.notes, cards, material.generated), [notes.notes, cards, material.generated]);
+  const threadMap = useMemo(
+    () => noteThreads(notes.notes, cards, material.generated),
+    [notes.notes, cards, material.generated],
+  );
   const threads = useMemo<Threads>(() => ({ threads: threadMap, titleOf, onSelect }), [threadMap, titleOf, onSelect]);
 
   const stepFile = (step: 1 | -1) => {
@@ -172,7 +191,13 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
           hasCards={hasCards}
           format={format}
           onFormat={setFormat}
-          budget={{ minutes: reading.budgetMinutes, onMinutes: reading.setBudgetMinutes, total, fits: fits.size, cards: ordered.length }}
+          budget={{
+            minutes: reading.budgetMinutes,
+            onMinutes: reading.setBudgetMinutes,
+            total,
+            fits: fits.size,
+            cards: ordered.length,
+          }}
           notes={notes.notes}
           promptContext={{ cards, material: entries, threads: threadMap }}
           onHelp={() => setHelp(true)}
@@ -191,7 +216,14 @@ function Round({ review, material, scopeReady }: { review: ReturnType<typeof use
             selected={selected}
           />
         ) : (
-          <RawMode entries={entries} cards={cards} context={context} current={currentFile} onOpen={setCurrentFile} sinceLast={sinceLast} />
+          <RawMode
+            entries={entries}
+            cards={cards}
+            context={context}
+            current={currentFile}
+            onOpen={setCurrentFile}
+            sinceLast={sinceLast}
+          />
         )}
         {help && <HelpOverlay onClose={() => setHelp(false)} />}
       </div>

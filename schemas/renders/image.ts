@@ -15,7 +15,10 @@ export const ImageFrame = z.looseObject({
  */
 export const ImagePayload = z
   .looseObject({
-    frames: z.array(ImageFrame).optional().describe('Frame rectangles of a sprite sheet; only the changed ones are drawn.'),
+    frames: z
+      .array(ImageFrame)
+      .optional()
+      .describe('Frame rectangles of a sprite sheet; only the changed ones are drawn.'),
   })
   .nullish();
 

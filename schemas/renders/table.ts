@@ -12,7 +12,9 @@ export const TablePayload = z.looseObject({
       columns: z.array(z.union([z.string(), z.number()], { error: 'a column name is text' }), {
         error: 'columns is the list of column names',
       }),
-      rows: z.array(z.array(TableCell, { error: 'each row is a list of cells' }), { error: 'rows is a list of rows, each a list of cells' }),
+      rows: z.array(z.array(TableCell, { error: 'each row is a list of cells' }), {
+        error: 'rows is a list of rows, each a list of cells',
+      }),
     },
     { error: 'expected { table: { columns: [...], rows: [[...]] } }' },
   ),

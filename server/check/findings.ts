@@ -59,23 +59,47 @@ export function checkReview({ cards, notes, material, raw }: CheckInput): Findin
   const changed = material.state === 'ok' ? material.data : null;
   if (material.state !== 'ok') findings.push(materialSkipped(material));
   if (cards.state === 'missing') {
-    findings.push(warn('no-cards', 'There is no .review/cards.json, so the review shows the diff without explanations.', 'Write .review/cards.json with one card per reason for change (`involut skill` shows how).'));
+    findings.push(
+      warn(
+        'no-cards',
+        'There is no .review/cards.json, so the review shows the diff without explanations.',
+        'Write .review/cards.json with one card per reason for change (`involut skill` shows how).',
+      ),
+    );
     return findings;
   }
   if (cards.state === 'invalid-json') {
-    if (cards.message === TOO_DEEP) findings.push(err('too-deep', `cards.json is ${TOO_DEEP}, so the viewer cannot show it.`, 'Write the nested data flatter (a render payload lists nodes and edges, it does not nest them).'));
-    else findings.push(err('not-json', `cards.json is not valid JSON ${position(cards)} (${parserMessage(cards.message)}).`, 'Fix the JSON there, and write the file whole (a temporary file, then a rename).'));
+    if (cards.message === TOO_DEEP)
+      findings.push(
+        err(
+          'too-deep',
+          `cards.json is ${TOO_DEEP}, so the viewer cannot show it.`,
+          'Write the nested data flatter (a render payload lists nodes and edges, it does not nest them).',
+        ),
+      );
+    else
+      findings.push(
+        err(
+          'not-json',
+          `cards.json is not valid JSON ${position(cards)} (${parserMessage(cards.message)}).`,
+          'Fix the JSON there, and write the file whole (a temporary file, then a rename).',
+        ),
+      );
     return findings;
   }
   if (cards.state === 'invalid-schema') {
     for (const issue of cards.issues) {
-      findings.push(err('schema', `${frameSentence('cards.json', issue, raw.cards)}.`, fixForFrameField(issue.path[0])));
+      findings.push(
+        err('schema', `${frameSentence('cards.json', issue, raw.cards)}.`, fixForFrameField(issue.path[0])),
+      );
     }
     return findings;
   }
   // cardsState keeps the valid cards in file order but not their places: they fill the places the invalid ones leave.
   const broken = new Set(cards.invalid.map((c) => c.index));
-  const places = Array.from({ length: cards.data.cards.length + broken.size }, (_, i) => i).filter((i) => !broken.has(i));
+  const places = Array.from({ length: cards.data.cards.length + broken.size }, (_, i) => i).filter(
+    (i) => !broken.has(i),
+  );
   const listed: CardAt[] = [
     ...cards.invalid.map((c) => ({ id: idOf(c.raw), position: c.index + 1 })),
     ...cards.data.cards.map((c, i) => ({ id: c.id, position: places[i]! + 1 })),
@@ -84,7 +108,14 @@ export function checkReview({ cards, notes, material, raw }: CheckInput): Findin
   for (const invalid of cards.invalid) {
     const where = { id: idOf(invalid.raw), position: invalid.index + 1 };
     for (const issue of invalid.issues) {
-      perCard.push(err('card-schema', `${capitalize(describeIssue(issue, invalid.raw, 'the card'))}.`, fixForCardField(issue.path[0]), where));
+      perCard.push(
+        err(
+          'card-schema',
+          `${capitalize(describeIssue(issue, invalid.raw, 'the card'))}.`,
+          fixForCardField(issue.path[0]),
+          where,
+        ),
+      );
     }
   }
   const valid = cards.data.cards;
@@ -112,32 +143,88 @@ interface Known {
 function checkCard(card: Card, where: CardAt, { ids, notes, entries }: Known): Finding[] {
   const found: Finding[] = [];
   if (card.continues === card.id) {
-    found.push(err('continues-self', '`continues` names the card itself.', 'Point `continues` at the id of the earlier card this one revises, or set it to null.', where));
+    found.push(
+      err(
+        'continues-self',
+        '`continues` names the card itself.',
+        'Point `continues` at the id of the earlier card this one revises, or set it to null.',
+        where,
+      ),
+    );
   } else if (card.continues && !ids.has(card.continues)) {
-    found.push(err('unknown-continues', `\`continues\` names "${card.continues}", which is no card's id.`, 'Point `continues` at the id of the earlier card this one revises, or set it to null.', where));
+    found.push(
+      err(
+        'unknown-continues',
+        `\`continues\` names "${card.continues}", which is no card's id.`,
+        'Point `continues` at the id of the earlier card this one revises, or set it to null.',
+        where,
+      ),
+    );
   }
   for (const mark of card.marks ?? []) {
     if (!card.refs.includes(mark.ref)) {
-      found.push(err('mark-ref', `A mark is on "${mark.ref}", which is not one of the card's refs.`, "Add the file to the card's `refs`, or put the mark on a card that names it.", where));
+      found.push(
+        err(
+          'mark-ref',
+          `A mark is on "${mark.ref}", which is not one of the card's refs.`,
+          "Add the file to the card's `refs`, or put the mark on a card that names it.",
+          where,
+        ),
+      );
       continue;
     }
     const entry = entries?.get(mark.ref);
     if (!entry) continue; // the ref itself is reported as not in the material
     if (entry.diff === null) {
-      found.push(warn('mark-unmatched', `A mark is on ${mark.ref}, which has no text diff to pin it to.`, 'Drop the mark, or say it in the card\'s `why`.', where));
+      found.push(
+        warn(
+          'mark-unmatched',
+          `A mark is on ${mark.ref}, which has no text diff to pin it to.`,
+          "Drop the mark, or say it in the card's `why`.",
+          where,
+        ),
+      );
     } else if (placeMarks([{ mark, cardId: card.id }], diffLines(entry.diff))[0]!.line === null) {
-      found.push(warn('mark-unmatched', `The mark at "${mark.at}" matches no line of ${mark.ref}'s diff.`, "Copy `at` from one line of that file's diff exactly as material.json has it.", where));
+      found.push(
+        warn(
+          'mark-unmatched',
+          `The mark at "${mark.at}" matches no line of ${mark.ref}'s diff.`,
+          "Copy `at` from one line of that file's diff exactly as material.json has it.",
+          where,
+        ),
+      );
     }
   }
   for (const ref of entries ? card.refs.filter((r) => !entries.has(r)) : []) {
-    found.push(warn('unknown-ref', `"${ref}" is not a changed file of this round.`, 'Name files exactly as `ref` in material.json, or run `involut rounds` if you changed it since.', where));
+    found.push(
+      warn(
+        'unknown-ref',
+        `"${ref}" is not a changed file of this round.`,
+        'Name files exactly as `ref` in material.json, or run `involut rounds` if you changed it since.',
+        where,
+      ),
+    );
   }
   if (card.minutes == null) {
-    found.push(warn('no-minutes', 'The card does not say how many minutes it takes to understand.', 'Set `minutes` to the time a careful reader needs, overestimated slightly.', where));
+    found.push(
+      warn(
+        'no-minutes',
+        'The card does not say how many minutes it takes to understand.',
+        'Set `minutes` to the time a careful reader needs, overestimated slightly.',
+        where,
+      ),
+    );
   }
   found.push(...checkPayload(card, where));
   for (const key of notes ? (card.addresses ?? []).filter((k) => !notes.has(k)) : []) {
-    found.push(warn('unknown-note', `\`addresses\` names "${key}", which is not a note in notes.json.`, 'Copy note keys exactly as `involut notes` prints them (if the reader has since deleted that note, nothing is left to do).', where));
+    found.push(
+      warn(
+        'unknown-note',
+        `\`addresses\` names "${key}", which is not a note in notes.json.`,
+        'Copy note keys exactly as `involut notes` prints them (if the reader has since deleted that note, nothing is left to do).',
+        where,
+      ),
+    );
   }
   return found;
 }
@@ -149,8 +236,18 @@ function checkPayload(card: Card, where: CardAt): Finding[] {
   const parsed = schema.safeParse(card.payload);
   if (parsed.success) return [];
   const issue = parsed.error.issues[0]!;
-  const problem = card.payload == null ? 'has no `payload`' : `its ${describeIssue({ ...issue, path: issue.path.map(pathKey) }, card.payload, 'payload', 'payload.')}`;
-  return [warn('payload', `The card asks for a ${card.render} drawing but ${problem}, so the viewer shows only the diff.`, `Give \`payload\` the shape of a ${card.render} render (\`involut skill\` lists each one), or set \`render\` to "code".`, where)];
+  const problem =
+    card.payload == null
+      ? 'has no `payload`'
+      : `its ${describeIssue({ ...issue, path: issue.path.map(pathKey) }, card.payload, 'payload', 'payload.')}`;
+  return [
+    warn(
+      'payload',
+      `The card asks for a ${card.render} drawing but ${problem}, so the viewer shows only the diff.`,
+      `Give \`payload\` the shape of a ${card.render} render (\`involut skill\` lists each one), or set \`render\` to "code".`,
+      where,
+    ),
+  ];
 }
 
 /** One finding per repeated id, on the first card that has it. */
@@ -161,7 +258,12 @@ function duplicateIds(cards: CardAt[]): Finding[] {
     .filter(([, at]) => at.length > 1)
     .map(([id, at]) => {
       const places = at.sort((a, b) => a - b);
-      return err('duplicate-id', `Cards ${places.slice(0, -1).join(', ')} and ${places.at(-1)} have the same id "${id}".`, 'Give each new card an id of its own, and point `continues` at the earlier card instead of reusing its id.', { id, position: places[0]! });
+      return err(
+        'duplicate-id',
+        `Cards ${places.slice(0, -1).join(', ')} and ${places.at(-1)} have the same id "${id}".`,
+        'Give each new card an id of its own, and point `continues` at the earlier card instead of reusing its id.',
+        { id, position: places[0]! },
+      );
     });
 }
 
@@ -176,11 +278,30 @@ function unclaimed(material: Material, cards: Card[]): Finding[] {
 
 function checkNotes(notes: NotesState, value: unknown): Finding[] {
   if (notes.state === 'invalid-json') {
-    if (notes.message === TOO_DEEP) return [err('notes-too-deep', `notes.json is ${TOO_DEEP}, so the viewer cannot show it or save notes.`, NOTES_FIX, undefined, 'notes.json')];
-    return [err('notes-not-json', `notes.json is not valid JSON ${position(notes)} (${parserMessage(notes.message)}).`, NOTES_FIX, undefined, 'notes.json')];
+    if (notes.message === TOO_DEEP)
+      return [
+        err(
+          'notes-too-deep',
+          `notes.json is ${TOO_DEEP}, so the viewer cannot show it or save notes.`,
+          NOTES_FIX,
+          undefined,
+          'notes.json',
+        ),
+      ];
+    return [
+      err(
+        'notes-not-json',
+        `notes.json is not valid JSON ${position(notes)} (${parserMessage(notes.message)}).`,
+        NOTES_FIX,
+        undefined,
+        'notes.json',
+      ),
+    ];
   }
   if (notes.state === 'invalid-schema') {
-    return notes.issues.map((issue) => err('notes-schema', `${frameSentence('notes.json', issue, value)}.`, NOTES_FIX, undefined, 'notes.json'));
+    return notes.issues.map((issue) =>
+      err('notes-schema', `${frameSentence('notes.json', issue, value)}.`, NOTES_FIX, undefined, 'notes.json'),
+    );
   }
   return [];
 }
@@ -192,7 +313,13 @@ function materialSkipped(material: Exclude<MaterialState, { state: 'ok' }>): Fin
       : material.state === 'invalid-json'
         ? `material.json is not valid JSON ${position(material)}`
         : 'material.json does not match the contract';
-  return warn('no-material', `${why}, so the checks against the changed files were skipped.`, ROUNDS_FIX, undefined, 'material.json');
+  return warn(
+    'no-material',
+    `${why}, so the checks against the changed files were skipped.`,
+    ROUNDS_FIX,
+    undefined,
+    'material.json',
+  );
 }
 
 /** "In cards.json, `contract` is 2, not 1", or "cards.json should be an object, not a list". */
@@ -229,7 +356,14 @@ interface CardAt {
   position: number;
 }
 
-const finding = (level: Finding['level'], code: string, message: string, fix: string, at?: CardAt, file: File = 'cards.json'): Finding => ({
+const finding = (
+  level: Finding['level'],
+  code: string,
+  message: string,
+  fix: string,
+  at?: CardAt,
+  file: File = 'cards.json',
+): Finding => ({
   level,
   code,
   file,
@@ -239,6 +373,7 @@ const finding = (level: Finding['level'], code: string, message: string, fix: st
   fix,
 });
 
-const err = (code: string, message: string, fix: string, at?: CardAt, file?: File) => finding('error', code, message, fix, at, file);
-const warn = (code: string, message: string, fix: string, at?: CardAt, file?: File) => finding('warning', code, message, fix, at, file);
-
+const err = (code: string, message: string, fix: string, at?: CardAt, file?: File) =>
+  finding('error', code, message, fix, at, file);
+const warn = (code: string, message: string, fix: string, at?: CardAt, file?: File) =>
+  finding('warning', code, message, fix, at, file);

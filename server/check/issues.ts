@@ -31,11 +31,15 @@ function predicate(issue: Issue, value: unknown): string {
   }
   const options = /expected one of (.+)$/.exec(message);
   if (code === 'invalid_value' && options) {
-    const list = options[1]!.split('|').map((o) => o.replace(/^"|"$/g, '')).join(', ');
+    const list = options[1]!
+      .split('|')
+      .map((o) => o.replace(/^"|"$/g, ''))
+      .join(', ');
     return value === undefined ? `is missing (one of ${list})` : `is ${quote(value)}, not one of ${list}`;
   }
   const literal = /^Invalid input: expected (.+)$/.exec(message);
-  if (code === 'invalid_value' && literal) return value === undefined ? `is missing (it must be ${literal[1]})` : `is ${quote(value)}, not ${literal[1]}`;
+  if (code === 'invalid_value' && literal)
+    return value === undefined ? `is missing (it must be ${literal[1]})` : `is ${quote(value)}, not ${literal[1]}`;
   const small = /expected (\w+) to (?:be|have) >=?(\d+)/.exec(message);
   if (code === 'too_small' && small) {
     if (small[1] === 'string' && small[2] === '1') return 'is empty';
@@ -81,13 +85,16 @@ const CARD_FIXES: Record<string, string> = {
   refs: 'Make `refs` a list of the changed files, each exactly as `ref` in material.json.',
   why: 'Make `why` a sentence of text, or null when you did not fill it in.',
   skipped: 'Make `skipped` text or a list of texts: "" or [] when nothing was skipped, null when you did not look.',
-  unrequested: 'Make `unrequested` text or a list of texts: "" or [] when nothing crept in, null when you did not look.',
+  unrequested:
+    'Make `unrequested` text or a list of texts: "" or [] when nothing crept in, null when you did not look.',
   unsure: 'Make `unsure` an object { "about", "chose", "because", "alternative" }, or null.',
-  might_break: 'Make `might_break` a list of sentences: [] when you looked and found nothing, null when you did not look.',
+  might_break:
+    'Make `might_break` a list of sentences: [] when you looked and found nothing, null when you did not look.',
   question: 'Make `question` an object { "when": "before" or "after", "text", "options", "answer" }, or null.',
   render: 'Set `render` to one of code, tree, graph, image, schema, table.',
   continues: 'Set `continues` to the id of the earlier card this one revises, or null.',
-  marks: 'Make each mark { "ref", "at", "text" }: one of the card\'s files, a piece of one line of its diff, and a sentence.',
+  marks:
+    'Make each mark { "ref", "at", "text" }: one of the card\'s files, a piece of one line of its diff, and a sentence.',
   addresses: 'Make `addresses` a list of note keys, exactly as `involut notes` prints them.',
 };
 
@@ -98,9 +105,15 @@ const FRAME_FIXES: Record<string, string> = {
 };
 
 export function fixForCardField(key: string | number | undefined): string {
-  return (typeof key === 'string' && CARD_FIXES[key]) || 'Fix the card as the contract describes it (`involut skill` shows every field).';
+  return (
+    (typeof key === 'string' && CARD_FIXES[key]) ||
+    'Fix the card as the contract describes it (`involut skill` shows every field).'
+  );
 }
 
 export function fixForFrameField(key: string | number | undefined): string {
-  return (typeof key === 'string' && FRAME_FIXES[key]) || 'Write cards.json as { "contract": 1, "request": "…", "cards": [ … ] }.';
+  return (
+    (typeof key === 'string' && FRAME_FIXES[key]) ||
+    'Write cards.json as { "contract": 1, "request": "…", "cards": [ … ] }.'
+  );
 }

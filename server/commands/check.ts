@@ -19,7 +19,10 @@ export async function check(flags: CheckFlags, out: Output): Promise<number> {
   const errors = findings.filter((f) => f.level === 'error').length;
   const warnings = findings.length - errors;
   const repeated = new Set(findings.filter((f) => f.code === 'duplicate-id').map((f) => f.card));
-  out.result({ errors, warnings, findings }, () => [...findings.flatMap((f) => findingLines(f, repeated)), summary(errors, warnings)]);
+  out.result({ errors, warnings, findings }, () => [
+    ...findings.flatMap((f) => findingLines(f, repeated)),
+    summary(errors, warnings),
+  ]);
   return errors > 0 || (flags.strict && warnings > 0) ? 1 : 0;
 }
 

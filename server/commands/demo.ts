@@ -51,7 +51,11 @@ export async function demo(flags: DemoFlags, out: Output): Promise<void> {
     const { serve } = await import('./serve');
     // Stopped while it was being built: nothing to serve.
     if (early.pending) info(out, `${early.pending}: stopping before serving.`);
-    else await serve({ repo: dir, port: flags.port, host: flags.host, open: flags.open }, new DemoOutput(out, facts, lines, early));
+    else
+      await serve(
+        { repo: dir, port: flags.port, host: flags.host, open: flags.open },
+        new DemoOutput(out, facts, lines, early),
+      );
     if (flags.keep) info(out, `Kept the demo repository in ${dir}; \`npx involut --repo ${dir}\` serves it again.`);
   } finally {
     early.release();

@@ -26,10 +26,16 @@ export async function notes(flags: NotesFlags, out: Output): Promise<void> {
   const { notes: state, cards, material } = read;
   if (state.state === 'invalid-json') {
     const where = state.line === null ? '' : ` at line ${state.line}, column ${state.column}`;
-    throw new InvolutError('bad-notes', `.review/notes.json is not valid JSON${where}; restore it from the viewer, or move it away to start over.`);
+    throw new InvolutError(
+      'bad-notes',
+      `.review/notes.json is not valid JSON${where}; restore it from the viewer, or move it away to start over.`,
+    );
   }
   if (state.state === 'invalid-schema') {
-    throw new InvolutError('bad-notes', '.review/notes.json does not match the contract; run `involut check` to see where.');
+    throw new InvolutError(
+      'bad-notes',
+      '.review/notes.json does not match the contract; run `involut check` to see where.',
+    );
   }
   if (out.json) {
     out.result(state.state === 'ok' ? read.raw.notes : NO_NOTES, () => []);
@@ -46,11 +52,16 @@ export async function notes(flags: NotesFlags, out: Output): Promise<void> {
   const server = await findRunningServer(read.root);
   const linkOf = server ? (key: string) => linkTo(server.url, placeOfNote(key)) : undefined;
   const shown = noteRecord();
-  for (const [key, note] of Object.entries(all)) if (flags.all || !threads.get(key)?.answered) setNote(shown, key, note);
+  for (const [key, note] of Object.entries(all))
+    if (flags.all || !threads.get(key)?.answered) setNote(shown, key, note);
   const total = Object.keys(all).length;
   const answered = [...threads.values()].filter((t) => t.answered).length;
   out.result(null, () => {
-    if (Object.keys(shown).length === 0) return [flags.all ? 'No notes.' : 'No open notes.', ...(answered > 0 && !flags.all ? [`${count(answered)} answered; \`involut notes --all\` shows them.`] : [])];
+    if (Object.keys(shown).length === 0)
+      return [
+        flags.all ? 'No notes.' : 'No open notes.',
+        ...(answered > 0 && !flags.all ? [`${count(answered)} answered; \`involut notes --all\` shows them.`] : []),
+      ];
     const title = flags.all ? `# ${count(total)}, ${answered} answered` : `# ${count(total - answered, 'open note')}`;
     return [title, '', notesPrompt(shown, { cards: validCards, material: entries, threads, linkOf }).trimEnd()];
   });

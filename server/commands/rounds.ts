@@ -22,10 +22,14 @@ export async function rounds(flags: RoundsFlags, out: Output): Promise<void> {
     throw new InvolutError('usage', 'Pass either --base REF or --since-last, not both.');
   }
   if (!(await stat(flags.repo).catch(() => null))?.isDirectory()) {
-    throw new InvolutError('not-a-repo', `${flags.repo} is not a folder; pass --repo with the folder of your repository.`);
+    throw new InvolutError(
+      'not-a-repo',
+      `${flags.repo} is not a folder; pass --repo with the folder of your repository.`,
+    );
   }
   const repo = await openRepo(flags.repo);
-  const onWait = (pid: number) => out.warn(`Another \`involut rounds\` for this repository is running (process ${pid}); waiting for it to finish.`);
+  const onWait = (pid: number) =>
+    out.warn(`Another \`involut rounds\` for this repository is running (process ${pid}); waiting for it to finish.`);
   if (flags.begin) {
     const record = await recordBegin(repo, { onWait });
     out.result(record, () => [

@@ -32,7 +32,12 @@ export async function serve(flags: ServeFlags, out: Output): Promise<void> {
   if (!isLoopback(host)) out.warn(exposedWarning(host));
   // Listen for the stop signals before anything is printed: whoever reads the URL may stop us at once.
   const stopped = stopSignal();
-  const server = await startServer({ repo: root, host, port: flags.port, onError: (error) => out.warn(describe(error)) });
+  const server = await startServer({
+    repo: root,
+    host,
+    port: flags.port,
+    onError: (error) => out.warn(describe(error)),
+  });
   if (server.other) {
     out.result({ url: server.other.url, repo: root, running: true }, () => [server.other!.url]);
     return;
@@ -40,7 +45,9 @@ export async function serve(flags: ServeFlags, out: Output): Promise<void> {
   out.result({ url: server.url, repo: root, running: false }, () => [server.url]);
   info(out, `Serving the review of ${root}; Ctrl-C stops it.`);
   if (flags.open) {
-    open(server.url).catch((error: unknown) => out.warn(`could not open a browser (${describe(error)}); open the URL above yourself.`));
+    open(server.url).catch((error: unknown) =>
+      out.warn(`could not open a browser (${describe(error)}); open the URL above yourself.`),
+    );
   }
   const signal = await stopped;
   info(out, `${signal}: finishing note writes and stopping.`);

@@ -24,7 +24,8 @@ export async function skill(flags: SkillFlags, out: Output): Promise<void> {
 function describe({ path, action, for: agents }: Installed): string {
   if (action === 'unchanged') return `${path} already has the current skill (${agents}).`;
   if (path === AGENTS_MD) {
-    const done = action === 'created' ? 'Created AGENTS.md with the involut section' : 'Wrote the involut section into AGENTS.md';
+    const done =
+      action === 'created' ? 'Created AGENTS.md with the involut section' : 'Wrote the involut section into AGENTS.md';
     return `${done} (${agents}); text outside its markers is untouched.`;
   }
   return `${action === 'created' ? 'Created' : 'Updated'} ${path} (${agents}).`;

@@ -32,9 +32,16 @@ export async function resolveBase(
   if (options.ref !== undefined) return explicitBase(repo, options.ref);
   if (options.sinceLast) {
     if (!previous) {
-      throw new InvolutError('no-previous-round', 'There is no previous round to compare with; run `involut rounds` once without --since-last.');
+      throw new InvolutError(
+        'no-previous-round',
+        'There is no previous round to compare with; run `involut rounds` once without --since-last.',
+      );
     }
-    return { oid: previous.tree, commit: previous.head, reason: `--since-last: the tree captured by round ${previous.round}` };
+    return {
+      oid: previous.tree,
+      commit: previous.head,
+      reason: `--since-last: the tree captured by round ${previous.round}`,
+    };
   }
   if (begin) {
     return { oid: begin.tree, commit: begin.head, reason: `recorded by \`involut rounds --begin\` at ${begin.at}` };
@@ -61,11 +68,23 @@ export async function resolveBase(
 async function explicitBase(repo: Repo, ref: string): Promise<Base> {
   // Both asked of one git; a ref that reads as an option or as two questions is no ref.
   const lookup = !ref.startsWith('-') && ref.trim() !== '' && !/[\n\0]/.test(ref);
-  const asked = lookup ? repo.git.run(['cat-file', '--batch-check=%(objectname) %(objecttype)'], {}, [], Buffer.from(`${ref}^{commit}\n${ref}^{tree}\n`)) : null;
+  const asked = lookup
+    ? repo.git.run(
+        ['cat-file', '--batch-check=%(objectname) %(objecttype)'],
+        {},
+        [],
+        Buffer.from(`${ref}^{commit}\n${ref}^{tree}\n`),
+      )
+    : null;
   const answer = asked ? await asked.catch(() => null) : null;
-  const [commit, tree] = (answer ?? '').split('\n').map((line) => /^([0-9a-f]{40,64}) (commit|tree)$/.exec(line)?.[1] ?? null);
+  const [commit, tree] = (answer ?? '')
+    .split('\n')
+    .map((line) => /^([0-9a-f]{40,64}) (commit|tree)$/.exec(line)?.[1] ?? null);
   if (!tree) {
-    throw new InvolutError('unknown-base', `Unknown base ref '${ref}': git cannot resolve it to a commit or tree; pass a branch, tag or commit id.`);
+    throw new InvolutError(
+      'unknown-base',
+      `Unknown base ref '${ref}': git cannot resolve it to a commit or tree; pass a branch, tag or commit id.`,
+    );
   }
   return { oid: commit ?? tree, commit: commit ?? null, reason: `--base ${ref}` };
 }

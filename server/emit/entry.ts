@@ -4,7 +4,13 @@ import { countLines, diffText, ZERO_OID, type FileDiff, type RawChange } from '.
 import type { Commit } from '../git/log';
 import type { BlobReader } from '../git/objects';
 
-const STATUS: Record<RawChange['status'], Status> = { A: 'added', D: 'deleted', M: 'modified', T: 'modified', R: 'renamed' };
+const STATUS: Record<RawChange['status'], Status> = {
+  A: 'added',
+  D: 'deleted',
+  M: 'modified',
+  T: 'modified',
+  R: 'renamed',
+};
 const SYMLINK = '120000';
 const GITLINK = '160000';
 const IMAGE_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp']);
@@ -46,7 +52,8 @@ export async function buildEntry(file: FileDiff, facts: EntryFacts, blobs: BlobS
     commits: subjects(facts, change),
   };
   if (change.from) entry.from = change.from;
-  const modeChanged = change.oldMode !== change.newMode && !ZERO_OID.test(change.oldMode) && !ZERO_OID.test(change.newMode);
+  const modeChanged =
+    change.oldMode !== change.newMode && !ZERO_OID.test(change.oldMode) && !ZERO_OID.test(change.newMode);
   if (modeChanged) entry.mode = { before: change.oldMode, after: change.newMode };
   if (liveMode === SYMLINK) entry.symlink = true;
   if (change.oldMode === GITLINK || change.newMode === GITLINK) {
@@ -73,7 +80,10 @@ export async function buildEntry(file: FileDiff, facts: EntryFacts, blobs: BlobS
 
 /** Subjects of the commits that touched the file under its new or old name, each once, oldest first. */
 function subjects(facts: EntryFacts, change: RawChange): string[] {
-  const touched = [...(facts.commits.get(change.path) ?? []), ...(change.from ? (facts.commits.get(change.from) ?? []) : [])];
+  const touched = [
+    ...(facts.commits.get(change.path) ?? []),
+    ...(change.from ? (facts.commits.get(change.from) ?? []) : []),
+  ];
   if (change.from) touched.sort((a, b) => a.order - b.order);
   return [...new Map(touched.map((c) => [c.id, c.subject])).values()];
 }

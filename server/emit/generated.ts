@@ -23,10 +23,21 @@ const GENERATED_NAMES = new Set([
   'gradle.lockfile',
 ]);
 
-const GENERATED_SUFFIXES = ['.min.js', '.min.css', '.js.map', '.css.map', '.snap', '.pb.go', '_pb2.py', '.generated.ts'];
+const GENERATED_SUFFIXES = [
+  '.min.js',
+  '.min.css',
+  '.js.map',
+  '.css.map',
+  '.snap',
+  '.pb.go',
+  '_pb2.py',
+  '.generated.ts',
+];
 
 /** The suffixes as one expression: asked of every file of a round, one test instead of eight. */
-const GENERATED_SUFFIX = new RegExp(`(?:${GENERATED_SUFFIXES.map((suffix) => suffix.replace(/[.]/g, '\\.')).join('|')})$`);
+const GENERATED_SUFFIX = new RegExp(
+  `(?:${GENERATED_SUFFIXES.map((suffix) => suffix.replace(/[.]/g, '\\.')).join('|')})$`,
+);
 
 /** A lockfile or generated file: `linguist-generated` decides when set either way, else the name. */
 export function isGenerated(file: string, attribute: boolean | undefined): boolean {

@@ -14,7 +14,10 @@ export async function excludeReview(repo: Repo): Promise<void> {
   if (excludes(current)) return;
   await mkdir(path.dirname(repo.excludeFile), { recursive: true });
   const separator = current === '' || current.endsWith('\n') ? '' : '\n';
-  await appendFile(repo.excludeFile, `${separator}# Involut's review folder: your full code and notes, never committed\n${EXCLUDE_LINE}\n`);
+  await appendFile(
+    repo.excludeFile,
+    `${separator}# Involut's review folder: your full code and notes, never committed\n${EXCLUDE_LINE}\n`,
+  );
 }
 
 /** Whether `info/exclude` already keeps `.review/` out of git (every round after a repository's first). */
@@ -32,9 +35,19 @@ function excludes(text: string): boolean {
  * un-ignored by a `.gitignore` rule such as `!.review`); the capture then takes them out.
  */
 export async function reviewInCapture(repo: Repo): Promise<{ tracked: boolean; added: boolean }> {
-  const listed = await repo.git.run(['ls-files', '-z', '-t', '--cached', '--others', '--exclude-standard', '--', ':(top).review']);
+  const listed = await repo.git.run([
+    'ls-files',
+    '-z',
+    '-t',
+    '--cached',
+    '--others',
+    '--exclude-standard',
+    '--',
+    ':(top).review',
+  ]);
   const tags = listed.split('\0').filter(Boolean);
   return { tracked: tags.some((line) => !line.startsWith('? ')), added: tags.length > 0 };
 }
 
-export const TRACKED_WARNING = '.review/ is tracked by git, and it holds your full code and notes: run `git rm -r --cached .review` and commit.';
+export const TRACKED_WARNING =
+  '.review/ is tracked by git, and it holds your full code and notes: run `git rm -r --cached .review` and commit.';

@@ -22,9 +22,15 @@ export async function verifyStored(repo: Repo, tree: string, changes: RawChange[
     if (change.status === 'D') continue;
     if (!ZERO_OID.test(change.newOid) && change.newMode !== GITLINK) questions.add(change.newOid);
     if (change.path.includes('\n')) continue;
-    for (let at = change.path.indexOf('/'); at !== -1; at = change.path.indexOf('/', at + 1)) questions.add(`${tree}:${change.path.slice(0, at)}`);
+    for (let at = change.path.indexOf('/'); at !== -1; at = change.path.indexOf('/', at + 1))
+      questions.add(`${tree}:${change.path.slice(0, at)}`);
   }
-  const answer = await repo.git.run(['cat-file', '--batch-check=%(objectname)'], {}, [], Buffer.from(`${[...questions].join('\n')}\n`));
+  const answer = await repo.git.run(
+    ['cat-file', '--batch-check=%(objectname)'],
+    {},
+    [],
+    Buffer.from(`${[...questions].join('\n')}\n`),
+  );
   if (answer.split('\n').some((line) => line.endsWith(' missing'))) {
     throw new InvolutError(
       'round-incomplete',

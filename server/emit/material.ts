@@ -71,9 +71,15 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
   inCapture.catch(() => {}); // awaited below
   // Once git ignores .review/ (every round after a repository's first), git add starts at once: it
   // writes a temporary index and objects no ref names, and the checks below run meanwhile.
-  const early = (await reviewExcluded(repo)) ? captureTree(repo, { reviewAdded: inCapture.then((r) => r.added), keepIndex: true }) : null;
+  const early = (await reviewExcluded(repo))
+    ? captureTree(repo, { reviewAdded: inCapture.then((r) => r.added), keepIndex: true })
+    : null;
   early?.catch(() => {}); // awaited below, on every path
-  const dropEarly = () => early?.then((tree) => forgetCapturedIndex(repo, tree), () => {});
+  const dropEarly = () =>
+    early?.then(
+      (tree) => forgetCapturedIndex(repo, tree),
+      () => {},
+    );
   let withheld: PrivacyCheck;
   let base: Base;
   let waited = false;
@@ -98,7 +104,13 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
     pinned.catch(() => {}); // awaited once the tree is captured
     const { added, tracked } = await inCapture;
     const tree = await (early ?? captureTree(repo, { reviewAdded: added, keepIndex: true }));
-    const record: RoundRecord = { round: await nextRoundNumber(review, await pinned), tree, head: repo.head, base: base.oid, at: localIsoTime() };
+    const record: RoundRecord = {
+      round: await nextRoundNumber(review, await pinned),
+      tree,
+      head: repo.head,
+      base: base.oid,
+      at: localIsoTime(),
+    };
     while (!(await claimRound(repo, review, record))) record.round++;
     try {
       const warnings = tracked ? [TRACKED_WARNING] : [];
@@ -149,7 +161,11 @@ interface RoundFacts {
  */
 const BATCH = 1 << 20;
 
-async function writeMaterial(repo: Repo, review: ReviewDir, { base, tree, round, warnings, withheld, commits }: RoundFacts): Promise<RoundSummary> {
+async function writeMaterial(
+  repo: Repo,
+  review: ReviewDir,
+  { base, tree, round, warnings, withheld, commits }: RoundFacts,
+): Promise<RoundSummary> {
   await mkdir(review.blobs, { recursive: true });
   const summary: RoundSummary = {
     round,
@@ -222,7 +238,12 @@ async function publish(kept: string, material: string): Promise<void> {
 }
 
 /** Sizes, generated and withheld flags, and commits of a change list, looked up in batches. */
-export async function lookUpFacts(repo: Repo, changes: RawChange[], commits: Map<string, Commit[]>, withheld: PrivacyCheck): Promise<EntryFacts> {
+export async function lookUpFacts(
+  repo: Repo,
+  changes: RawChange[],
+  commits: Map<string, Commit[]>,
+  withheld: PrivacyCheck,
+): Promise<EntryFacts> {
   const oids = changes.map((c) => (c.status === 'D' ? c.oldOid : c.newOid)).filter((oid) => !ZERO_OID.test(oid));
   const [sizes, attributes] = await Promise.all([
     blobSizes(repo, oids),

@@ -38,7 +38,10 @@ export async function loadPrivacy(root: string): Promise<PrivacyCheck> {
   const configHome = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
   const layers: Array<{ origin: string; patterns: string[] }> = [
     { origin: 'built-in default', patterns: DEFAULT_PRIVACY_EXCLUDES },
-    { origin: '~/.config/involut/config.json', patterns: await readExcludes(path.join(configHome, 'involut', 'config.json')) },
+    {
+      origin: '~/.config/involut/config.json',
+      patterns: await readExcludes(path.join(configHome, 'involut', 'config.json')),
+    },
     { origin: '.involut.json', patterns: await readExcludes(path.join(root, '.involut.json')) },
   ];
   // Loaded here rather than at start-up, which `involut rounds` keeps short so its capture starts early.

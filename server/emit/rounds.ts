@@ -62,7 +62,11 @@ async function roundFolders(review: ReviewDir): Promise<number[]> {
     .sort((a, b) => a - b);
 }
 
-const exists = (file: string) => stat(file).then(() => true, () => false);
+const exists = (file: string) =>
+  stat(file).then(
+    () => true,
+    () => false,
+  );
 
 /** The finished rounds (their material written whole), ascending. */
 export async function finishedRounds(review: ReviewDir): Promise<number[]> {
@@ -101,7 +105,11 @@ export async function lastFinishedRound(review: ReviewDir): Promise<RoundRecord 
  * process that is gone is taken over; a live one is waited for (`onWait` is told once), up
  * to `patienceMs`, then the round gives up with one sentence.
  */
-export async function lockRounds(review: ReviewDir, onWait: (pid: number) => void, patienceMs = 120_000): Promise<() => Promise<void>> {
+export async function lockRounds(
+  review: ReviewDir,
+  onWait: (pid: number) => void,
+  patienceMs = 120_000,
+): Promise<() => Promise<void>> {
   const lock = path.join(review.dir, '.rounds.lock');
   const started = Date.now();
   let told = false;
@@ -118,7 +126,10 @@ export async function lockRounds(review: ReviewDir, onWait: (pid: number) => voi
       continue;
     }
     if (Date.now() - started > patienceMs) {
-      throw new InvolutError('round-running', `Another \`involut rounds\` (process ${holder}) has held ${lock} for ${Math.round(patienceMs / 1000)} s; wait for it, or stop it and run this again.`);
+      throw new InvolutError(
+        'round-running',
+        `Another \`involut rounds\` (process ${holder}) has held ${lock} for ${Math.round(patienceMs / 1000)} s; wait for it, or stop it and run this again.`,
+      );
     }
     if (!told) onWait(holder);
     told = true;
@@ -137,7 +148,9 @@ export async function removeUnfinished(repo: Repo, review: ReviewDir): Promise<v
     if (pinned) await repo.git.tryRun(['update-ref', '-d', roundRef(n), pinned.tree]);
     await rm(roundDir(review, n), { recursive: true, force: true });
   }
-  const leftovers = (await readdir(review.dir).catch(() => [] as string[])).filter((name) => /^\.material\.json\..*\.tmp$/.test(name));
+  const leftovers = (await readdir(review.dir).catch(() => [] as string[])).filter((name) =>
+    /^\.material\.json\..*\.tmp$/.test(name),
+  );
   await Promise.all(leftovers.map((name) => rm(path.join(review.dir, name), { force: true })));
 }
 

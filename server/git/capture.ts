@@ -55,7 +55,8 @@ export async function captureTree(repo: Repo, { reviewAdded, keepIndex = false }
   const env = { GIT_INDEX_FILE: index };
   try {
     await repo.git.run(['add', '--all'], env, BULK_ADD);
-    if (await reviewAdded) await repo.git.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ':(top).review'], env);
+    if (await reviewAdded)
+      await repo.git.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ':(top).review'], env);
     const tree = (await repo.git.run(['write-tree'], env)).trim();
     if (keepIndex) await keep(repo, index, tree);
     return tree;
@@ -98,4 +99,3 @@ async function removeLeftovers(base: string): Promise<void> {
     }),
   );
 }
-

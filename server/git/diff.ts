@@ -39,7 +39,18 @@ export async function* diffTrees(
   tree: string,
   onChanges: (changes: RawChange[]) => Promise<void>,
 ): AsyncGenerator<FileDiff> {
-  const child = repo.git.spawn(['diff', ...DIFF_FLAGS, '--raw', '-p', '-z', '-M', '--no-abbrev', base, tree, ...WITHOUT_REVIEW]);
+  const child = repo.git.spawn([
+    'diff',
+    ...DIFF_FLAGS,
+    '--raw',
+    '-p',
+    '-z',
+    '-M',
+    '--no-abbrev',
+    base,
+    tree,
+    ...WITHOUT_REVIEW,
+  ]);
   const done = exited(child, 'git diff');
   done.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
   child.stdin.end();
@@ -92,10 +103,16 @@ export async function* diffTrees(
 export function parseRaw(raw: Buffer): RawChange[] {
   const fields = raw.toString('utf8').split('\0');
   const changes: RawChange[] = [];
-  for (let i = 0; i < fields.length; ) {
+  for (let i = 0; i < fields.length;) {
     const meta = fields[i++]!;
     if (!meta.startsWith(':')) continue;
-    const [oldMode, newMode, oldOid, newOid, score] = meta.slice(1).split(' ') as [string, string, string, string, string];
+    const [oldMode, newMode, oldOid, newOid, score] = meta.slice(1).split(' ') as [
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     const letter = score[0] as RawChange['status'] | 'C';
     if (letter === 'R' || letter === 'C') {
       const from = fields[i++]!;
@@ -167,7 +184,8 @@ export class SectionSplitter {
     this.size += chunk.length;
     this.tail = Buffer.from(view.subarray(Math.max(0, view.length - (SECTION_START.length - 1))));
     const cuts: number[] = [];
-    for (let m = view.indexOf(SECTION_START); m !== -1; m = view.indexOf(SECTION_START, m + 1)) cuts.push(viewStart + m + 1);
+    for (let m = view.indexOf(SECTION_START); m !== -1; m = view.indexOf(SECTION_START, m + 1))
+      cuts.push(viewStart + m + 1);
     if (cuts.length === 0) return [];
     const all = Buffer.concat(this.parts, this.size);
     const sections: Buffer[] = [];

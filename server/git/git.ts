@@ -26,7 +26,14 @@ export const NEUTRAL_CONFIG = [
 ];
 
 /** Flags every diff we read takes, so its text is git's plain unified diff. */
-export const DIFF_FLAGS = ['-O/dev/null', '--no-ext-diff', '--no-textconv', '--no-color', '--ignore-submodules=none', '--submodule=short'];
+export const DIFF_FLAGS = [
+  '-O/dev/null',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--no-color',
+  '--ignore-submodules=none',
+  '--submodule=short',
+];
 
 /** Pathspec that keeps Involut's own folder out of every diff. */
 export const WITHOUT_REVIEW = ['--', '.', ':(top,exclude).review'];
@@ -73,7 +80,10 @@ export class Git {
       child.once('error', reject);
       child.once('close', (exitCode, signal) => resolve(signal ? null : exitCode));
     }).catch((error: unknown) => {
-      throw new InvolutError('git-failed', `git ${args[0]} could not start: ${error instanceof Error ? error.message : String(error)}; is git installed and on PATH?`);
+      throw new InvolutError(
+        'git-failed',
+        `git ${args[0]} could not start: ${error instanceof Error ? error.message : String(error)}; is git installed and on PATH?`,
+      );
     });
     if (code === null || (code !== 0 && stderr.length > 0)) {
       throw new InvolutError('git-failed', failure(`git ${args[0]}`, Buffer.concat(stderr).toString('utf8'), code));
@@ -140,6 +150,8 @@ function failure(what: string, stderr: string, code: number | null): string {
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean);
-  const said = lines.slice(0, QUOTED_LINES).join(' / ') + (lines.length > QUOTED_LINES ? ` / … (${lines.length - QUOTED_LINES} more lines)` : '');
+  const said =
+    lines.slice(0, QUOTED_LINES).join(' / ') +
+    (lines.length > QUOTED_LINES ? ` / … (${lines.length - QUOTED_LINES} more lines)` : '');
   return `${what} failed: ${said || (code === null ? 'stopped by a signal' : `exit ${code}`)}`;
 }

@@ -8,7 +8,9 @@ export async function blobSizes(repo: Repo, oids: string[]): Promise<Map<string,
   if (oids.length === 0) return sizes;
   // --buffer: answers come in a few large writes instead of one flush per object.
   const args = ['cat-file', '--buffer', '--batch-check=%(objectname) %(objecttype) %(objectsize)'];
-  const text = (await repo.git.runBytes(args, {}, [], Buffer.from(`${[...new Set(oids)].join('\n')}\n`))).toString('latin1');
+  const text = (await repo.git.runBytes(args, {}, [], Buffer.from(`${[...new Set(oids)].join('\n')}\n`))).toString(
+    'latin1',
+  );
   for (const line of text.split('\n')) {
     const [oid, type, size] = line.split(' ');
     if (oid && type === 'blob') sizes.set(oid, Number(size));
@@ -82,7 +84,7 @@ export class BlobReader {
           head.push(piece.subarray(0, HEAD_BYTES - headSize));
           headSize += Math.min(piece.length, HEAD_BYTES - headSize);
         }
-        if (out !== null) for (let at = 0; at < piece.length; ) at += writeSync(out, piece, at);
+        if (out !== null) for (let at = 0; at < piece.length;) at += writeSync(out, piece, at);
       }
       await reader.take(1); // the newline after each blob
       if (out !== null) {

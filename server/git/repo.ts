@@ -32,7 +32,20 @@ const EMPTY_TREES: Record<string, string> = {
   sha256: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321',
 };
 
-const WHERE = ['rev-parse', '--show-toplevel', '--path-format=absolute', '--git-path', 'index', '--git-path', 'info/exclude', '--git-path', 'involut-index', '--git-path', 'gc.pid', '--show-object-format'];
+const WHERE = [
+  'rev-parse',
+  '--show-toplevel',
+  '--path-format=absolute',
+  '--git-path',
+  'index',
+  '--git-path',
+  'info/exclude',
+  '--git-path',
+  'involut-index',
+  '--git-path',
+  'gc.pid',
+  '--show-object-format',
+];
 /** …with HEAD and its branch: `--abbrev-ref=loose` shortens as `symbolic-ref --short` does; a detached HEAD prints `HEAD`. */
 const PROBE = [...WHERE, 'HEAD^{commit}', '--abbrev-ref=loose', 'HEAD'];
 const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -48,8 +61,21 @@ export async function openRepo(dir: string): Promise<Repo> {
   checkVersion(version);
   const lines = all?.split('\n') ?? [];
   if (all !== null && lines.length >= 9 && OBJECT_ID.test(lines[6]!)) {
-    const [top, indexFile, excludeFile, scratchIndex, gcPidFile, format, head, branch] = lines as [string, string, string, string, string, string, string, string];
-    return repoAt({ top, indexFile, excludeFile, scratchIndex, gcPidFile, format }, head, branch === 'HEAD' ? null : branch);
+    const [top, indexFile, excludeFile, scratchIndex, gcPidFile, format, head, branch] = lines as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    return repoAt(
+      { top, indexFile, excludeFile, scratchIndex, gcPidFile, format },
+      head,
+      branch === 'HEAD' ? null : branch,
+    );
   }
   const [found, head, branch] = await Promise.all([
     probe.tryRun(WHERE),
@@ -58,18 +84,29 @@ export async function openRepo(dir: string): Promise<Repo> {
   ]);
   const [top, indexFile, excludeFile, scratchIndex, gcPidFile, format] = (found ?? '').split('\n');
   if (!top || !indexFile || !excludeFile || !scratchIndex || !gcPidFile || !format) {
-    throw new InvolutError('not-a-repo', `${dir} is not inside a git working tree; run Involut from your repository or pass --repo DIR.`);
+    throw new InvolutError(
+      'not-a-repo',
+      `${dir} is not inside a git working tree; run Involut from your repository or pass --repo DIR.`,
+    );
   }
-  return repoAt({ top, indexFile, excludeFile, scratchIndex, gcPidFile, format }, head?.trim() || null, branch?.trim() || null);
+  return repoAt(
+    { top, indexFile, excludeFile, scratchIndex, gcPidFile, format },
+    head?.trim() || null,
+    branch?.trim() || null,
+  );
 }
 
 /** `git version 2.39.5` → fine; an older git, or none, is refused with the version needed. */
 function checkVersion(answer: string | null): void {
   const needed = GIT_NEEDED.join('.');
-  if (answer === null) throw new InvolutError('git-failed', `git could not be run; install git ${needed} or later and put it on PATH.`);
+  if (answer === null)
+    throw new InvolutError('git-failed', `git could not be run; install git ${needed} or later and put it on PATH.`);
   const [major = 0, minor = 0] = (/(\d+)\.(\d+)/.exec(answer) ?? []).slice(1).map(Number);
   if (major < GIT_NEEDED[0] || (major === GIT_NEEDED[0] && minor < GIT_NEEDED[1])) {
-    throw new InvolutError('git-too-old', `Involut needs git ${needed} or later, and this is ${answer.trim()}; update git.`);
+    throw new InvolutError(
+      'git-too-old',
+      `Involut needs git ${needed} or later, and this is ${answer.trim()}; update git.`,
+    );
   }
 }
 
@@ -82,7 +119,11 @@ interface Where {
   format: string;
 }
 
-async function repoAt({ top, indexFile, excludeFile, scratchIndex, gcPidFile, format }: Where, head: string | null, branch: string | null): Promise<Repo> {
+async function repoAt(
+  { top, indexFile, excludeFile, scratchIndex, gcPidFile, format }: Where,
+  head: string | null,
+  branch: string | null,
+): Promise<Repo> {
   const git = new Git(top);
   return {
     git,

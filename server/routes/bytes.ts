@@ -31,10 +31,16 @@ export function byteRoutes(api: FastifyInstance, context: AppContext): void {
     const material = await context.files.materialEntries();
     const entry = material?.byRef.get(ref);
     if (!material?.tree || !entry) return notFound(reply, `'${ref}' is not a file of the current material.`);
-    if (entry.status === 'deleted') return notFound(reply, `'${ref}' was deleted in this round: it has no after version.`);
-    if (entry.withheld) return notFound(reply, `'${ref}' is withheld by a privacy exclude: its content never leaves git.`);
+    if (entry.status === 'deleted')
+      return notFound(reply, `'${ref}' was deleted in this round: it has no after version.`);
+    if (entry.withheld)
+      return notFound(reply, `'${ref}' is withheld by a privacy exclude: its content never leaves git.`);
     const stream = await readBlobStream(context.repo, material.tree, ref);
-    if (!stream) return notFound(reply, `'${ref}' has no file content in the captured tree (a submodule, or the round's ref is gone).`);
+    if (!stream)
+      return notFound(
+        reply,
+        `'${ref}' has no file content in the captured tree (a submodule, or the round's ref is gone).`,
+      );
     return reply.type(contentTypeOf(ref, !entry.binary)).send(stream);
   });
 }

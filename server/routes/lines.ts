@@ -18,20 +18,32 @@ export function lineRoutes(api: FastifyInstance, context: AppContext): void {
   api.get('/lines/*', async (request, reply) => {
     const ref = checkRelativePath(decodeTail(request.raw.url ?? '', '/api/lines/'));
     const query = LinesQuery.safeParse(request.query);
-    if (!query.success) return refuse(reply, 400, 'bad-query', 'side is before or after; from and to are line numbers from 1.');
+    if (!query.success)
+      return refuse(reply, 400, 'bad-query', 'side is before or after; from and to are line numbers from 1.');
     const { state } = await context.files.read('material');
     const entry = state.state === 'ok' ? state.data.material.find((e) => e.ref === ref) : undefined;
     if (state.state !== 'ok' || !entry) return notFound(reply, `'${ref}' is not a file of the current material.`);
-    if (entry.withheld) return notFound(reply, `'${ref}' is withheld by a privacy exclude: its content never leaves git.`);
-    if (entry.binary || entry.submodule) return refuse(reply, 400, 'not-text', `'${ref}' has no lines: it is a binary file or a submodule.`);
+    if (entry.withheld)
+      return notFound(reply, `'${ref}' is withheld by a privacy exclude: its content never leaves git.`);
+    if (entry.binary || entry.submodule)
+      return refuse(reply, 400, 'not-text', `'${ref}' has no lines: it is a binary file or a submodule.`);
     const { side } = query.data;
-    if (side === 'after' && entry.status === 'deleted') return notFound(reply, `'${ref}' was deleted in this round: it has no after version.`);
-    if (side === 'before' && entry.status === 'added') return notFound(reply, `'${ref}' was added in this round: it has no before version.`);
+    if (side === 'after' && entry.status === 'deleted')
+      return notFound(reply, `'${ref}' was deleted in this round: it has no after version.`);
+    if (side === 'before' && entry.status === 'added')
+      return notFound(reply, `'${ref}' was added in this round: it has no before version.`);
     const tree = side === 'after' ? state.data.source.tree : state.data.source.base;
-    const stream = tree ? await readBlobStream(context.repo, tree, side === 'before' ? (entry.from ?? ref) : ref) : null;
-    if (!stream) return notFound(reply, `'${ref}' has no ${side} version in this round's git objects (the round's refs may be gone).`);
+    const stream = tree
+      ? await readBlobStream(context.repo, tree, side === 'before' ? (entry.from ?? ref) : ref)
+      : null;
+    if (!stream)
+      return notFound(
+        reply,
+        `'${ref}' has no ${side} version in this round's git objects (the round's refs may be gone).`,
+      );
     const text = await readAll(stream);
-    if (text === null) return refuse(reply, 413, 'too-large', `'${ref}' is over ${MAX_BYTES / 1024 / 1024} MB; read it in your editor.`);
+    if (text === null)
+      return refuse(reply, 413, 'too-large', `'${ref}' is over ${MAX_BYTES / 1024 / 1024} MB; read it in your editor.`);
     const all = splitLines(text);
     const from = Math.max(1, query.data.from ?? 1);
     const to = Math.min(all.length, query.data.to ?? all.length);

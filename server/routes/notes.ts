@@ -19,7 +19,12 @@ export function noteRoutes(api: FastifyInstance, context: AppContext): void {
     const body = NotePut.safeParse(request.body);
     if (!body.success) {
       const first = issuesOf(body.error)[0];
-      return refuse(reply, 400, 'bad-note', `The note body is not { text, title, refs, quote?, kind?, seen }: ${first?.path.join('.') || '(body)'}: ${first?.message}.`);
+      return refuse(
+        reply,
+        400,
+        'bad-note',
+        `The note body is not { text, title, refs, quote?, kind?, seen }: ${first?.path.join('.') || '(body)'}: ${first?.message}.`,
+      );
     }
     try {
       const key = decodeTail(request.raw.url ?? '', '/api/notes/');
@@ -27,7 +32,11 @@ export function noteRoutes(api: FastifyInstance, context: AppContext): void {
       await context.drafts.written(key, body.data.text).catch(() => {});
       // The watcher ignores the server's own writes; other open viewers still hear of them.
       const viewer = request.headers[VIEWER_HEADER];
-      context.hub.broadcast({ type: 'changed', file: 'notes', ...(typeof viewer === 'string' && viewer.length <= 64 ? { by: viewer } : {}) });
+      context.hub.broadcast({
+        type: 'changed',
+        file: 'notes',
+        ...(typeof viewer === 'string' && viewer.length <= 64 ? { by: viewer } : {}),
+      });
       return result;
     } catch (error) {
       if (error instanceof NoteRefused) return refuse(reply, error.status, error.code, error.message, error.extra);
@@ -41,7 +50,8 @@ export function noteRoutes(api: FastifyInstance, context: AppContext): void {
     const key = decodeTail(request.raw.url ?? '', '/api/drafts/');
     const body = request.body as { body?: unknown; seen?: unknown } | null;
     const draft = Draft.safeParse({ key, body: body?.body, seen: body?.seen ?? null });
-    if (!draft.success) return refuse(reply, 400, 'bad-draft', 'A draft is { body: { text, title, refs, quote?, kind? }, seen }.');
+    if (!draft.success)
+      return refuse(reply, 400, 'bad-draft', 'A draft is { body: { text, title, refs, quote?, kind? }, seen }.');
     await context.drafts.set(key, draft.data.body.text.trim() === '' ? null : draft.data);
     return { key };
   });

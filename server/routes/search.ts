@@ -8,9 +8,16 @@ import { refuse } from '../security';
 export function searchRoutes(api: FastifyInstance, context: AppContext): void {
   api.get('/search', async (request, reply) => {
     const query = SearchQuery.safeParse(request.query);
-    if (!query.success) return refuse(reply, 400, 'bad-query', 'A search needs q (1 to 500 characters); case, word and regex are 0 or 1.');
+    if (!query.success)
+      return refuse(
+        reply,
+        400,
+        'bad-query',
+        'A search needs q (1 to 500 characters); case, word and regex are 0 or 1.',
+      );
     const { state } = await context.files.read('material');
-    if (state.state !== 'ok') return refuse(reply, 404, 'no-material', 'There is no usable material to search; run `npx involut rounds`.');
+    if (state.state !== 'ok')
+      return refuse(reply, 404, 'no-material', 'There is no usable material to search; run `npx involut rounds`.');
     try {
       return reply.type('application/json; charset=utf-8').send(searchMaterial(state.data.material, query.data));
     } catch (error) {

@@ -47,9 +47,12 @@ const none = (reason: string) => JSON.stringify({ state: 'none', reason } satisf
 
 async function answer(repo: Repo, from: Round, to: Round): Promise<string> {
   // Checked here, once per pair: a tree pruned since is answered as a state, not a git failure.
-  if (!(await treeExists(repo, to.tree))) return none(`Round ${to.round}'s tree is gone from git; run \`npx involut rounds\` again.`);
+  if (!(await treeExists(repo, to.tree)))
+    return none(`Round ${to.round}'s tree is gone from git; run \`npx involut rounds\` again.`);
   if (!(await treeExists(repo, from.tree))) {
-    return none(`Round ${from.round}'s tree is gone from git (its ref ${roundRef(from.round)} was deleted and the tree pruned).`);
+    return none(
+      `Round ${from.round}'s tree is gone from git (its ref ${roundRef(from.round)} was deleted and the tree pruned).`,
+    );
   }
   const material = await entriesBetween(repo, from.tree, to.tree);
   return JSON.stringify({ state: 'ok', data: { from: from.round, to: to.round, material } } satisfies SinceLast);
@@ -58,10 +61,13 @@ async function answer(repo: Repo, from: Round, to: Round): Promise<string> {
 /** The previous kept round and this one, or why they cannot be compared. */
 async function roundsToCompare(context: AppContext): Promise<{ from: Round; to: Round } | { reason: string }> {
   const { state } = await context.files.read('material');
-  if (state.state !== 'ok') return { reason: 'There is no readable material.json to compare; run `npx involut rounds`.' };
+  if (state.state !== 'ok')
+    return { reason: 'There is no readable material.json to compare; run `npx involut rounds`.' };
   const { round, tree } = state.data.source;
   if (!round || !tree || !OBJECT_ID.test(tree)) {
-    return { reason: 'This material.json names no round or tree (an older Involut wrote it); run `npx involut rounds` again.' };
+    return {
+      reason: 'This material.json names no round or tree (an older Involut wrote it); run `npx involut rounds` again.',
+    };
   }
   const earlier = (await finishedRounds(context.files.review)).filter((n) => n < round);
   const previous = earlier[earlier.length - 1];
@@ -73,8 +79,12 @@ async function roundsToCompare(context: AppContext): Promise<{ from: Round; to: 
           : `No round before round ${round} is kept in .review/rounds/ (it was captured by an older Involut, or in another worktree).`,
     };
   }
-  const previousTree = (await readRound(context.files.review, previous))?.tree ?? (await pinnedTree(context.repo, previous));
-  if (!previousTree) return { reason: `Round ${previous}'s tree is gone: its material.json names none and its ref ${roundRef(previous)} is deleted.` };
+  const previousTree =
+    (await readRound(context.files.review, previous))?.tree ?? (await pinnedTree(context.repo, previous));
+  if (!previousTree)
+    return {
+      reason: `Round ${previous}'s tree is gone: its material.json names none and its ref ${roundRef(previous)} is deleted.`,
+    };
   return { from: { round: previous, tree: previousTree }, to: { round, tree } };
 }
 

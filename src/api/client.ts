@@ -1,5 +1,20 @@
 import { noteRecord } from '../../schemas/notes';
-import type { ApiError, CardsState, ChangedEvent, Draft, DraftList, Freshness, Lines, MaterialState, NotePut, NotePutResult, NotesState, SearchQuery, SearchResult, SinceLast } from '../../schemas/api';
+import type {
+  ApiError,
+  CardsState,
+  ChangedEvent,
+  Draft,
+  DraftList,
+  Freshness,
+  Lines,
+  MaterialState,
+  NotePut,
+  NotePutResult,
+  NotesState,
+  SearchQuery,
+  SearchResult,
+  SinceLast,
+} from '../../schemas/api';
 
 /** The session token the server put in the URL fragment (`#token=…`); kept for this tab's reloads. */
 export function sessionToken(): string {
@@ -63,7 +78,8 @@ export class Api {
   };
   freshness = () => this.json<Freshness>('/api/freshness');
   sinceLast = () => this.json<SinceLast>('/api/since-last');
-  search = (query: SearchQuery, signal?: AbortSignal) => this.json<SearchResult>(`/api/search?${new URLSearchParams(query)}`, { signal });
+  search = (query: SearchQuery, signal?: AbortSignal) =>
+    this.json<SearchResult>(`/api/search?${new URLSearchParams(query)}`, { signal });
   /** Every line of a file on one side, from the round's own git objects. */
   lines = (ref: string, side: 'before' | 'after') => this.json<Lines>(`/api/lines/${encodePath(ref)}?side=${side}`);
 
@@ -86,7 +102,12 @@ export class Api {
     });
 
   /** URL of a before copy (`blobs/…` from material.json); images load it through `fetchObjectUrl`. */
-  blobPath = (before: string) => `/api/blob/${before.replace(/^blobs\//, '').split('/').map(encodeURIComponent).join('/')}`;
+  blobPath = (before: string) =>
+    `/api/blob/${before
+      .replace(/^blobs\//, '')
+      .split('/')
+      .map(encodeURIComponent)
+      .join('/')}`;
   afterPath = (ref: string) => `/api/after/${encodePath(ref)}`;
 
   /** Fetches bytes with the token (an <img src> cannot send headers); the image render also counts and decodes them. */
@@ -110,7 +131,10 @@ export class Api {
     const run = async () => {
       while (!controller.signal.aborted) {
         try {
-          const response = await fetch('/api/events', { headers: this.headers({ Accept: 'text/event-stream' }), signal: controller.signal });
+          const response = await fetch('/api/events', {
+            headers: this.headers({ Accept: 'text/event-stream' }),
+            signal: controller.signal,
+          });
           if (!response.ok || !response.body) throw new Error(String(response.status));
           onConnection(true);
           await readEvents(response.body, onChange);

@@ -3,7 +3,11 @@ import type { Review } from '../state/useReview';
 /** Everything the reader must know about the state of the files, one line each. */
 export function Banners({ review }: { review: Review }) {
   const banners: Array<{ tone: 'warn' | 'error' | 'info'; text: string }> = [];
-  if (review.connection) banners.push({ tone: 'error', text: `The Involut server cannot be reached (${review.connection}). Is \`npx involut\` still running?` });
+  if (review.connection)
+    banners.push({
+      tone: 'error',
+      text: `The Involut server cannot be reached (${review.connection}). Is \`npx involut\` still running?`,
+    });
   const { cards, material, freshness } = review;
   if (cards?.state === 'invalid-json') {
     const where = cards.line ? ` at line ${cards.line}, column ${cards.column}` : '';
@@ -22,13 +26,22 @@ export function Banners({ review }: { review: Review }) {
     });
   }
   if (cards?.state === 'ok' && cards.invalid.length > 0) {
-    banners.push({ tone: 'warn', text: `${cards.invalid.length} ${cards.invalid.length === 1 ? 'card does' : 'cards do'} not match the contract; ${cards.invalid.length === 1 ? 'it is' : 'they are'} listed as invalid, every other card is shown.` });
+    banners.push({
+      tone: 'warn',
+      text: `${cards.invalid.length} ${cards.invalid.length === 1 ? 'card does' : 'cards do'} not match the contract; ${cards.invalid.length === 1 ? 'it is' : 'they are'} listed as invalid, every other card is shown.`,
+    });
   }
   if (material?.state === 'invalid-json' || material?.state === 'invalid-schema') {
-    banners.push({ tone: 'error', text: 'material.json is damaged; run `npx involut rounds` to capture the round again.' });
+    banners.push({
+      tone: 'error',
+      text: 'material.json is damaged; run `npx involut rounds` to capture the round again.',
+    });
   }
   if (freshness?.fresh === false && material?.state === 'ok') {
-    banners.push({ tone: 'info', text: 'The working tree has moved since this round was captured. Run `npx involut rounds` to review the latest state.' });
+    banners.push({
+      tone: 'info',
+      text: 'The working tree has moved since this round was captured. Run `npx involut rounds` to review the latest state.',
+    });
   }
   if (!review.live && !review.connection && review.material) {
     banners.push({ tone: 'info', text: 'Live updates paused: reconnecting to the server…' });

@@ -29,13 +29,34 @@ export function BinaryView({ entry, api }: { entry: MaterialEntry; api: Api }) {
         api={api}
         bytes={entry.status === 'deleted' ? (entry.bytes ?? undefined) : undefined}
       />
-      <Side label="after" path={after} none="deleted" size={entry.size} api={api} bytes={entry.status === 'deleted' ? undefined : (entry.bytes ?? undefined)} />
+      <Side
+        label="after"
+        path={after}
+        none="deleted"
+        size={entry.size}
+        api={api}
+        bytes={entry.status === 'deleted' ? undefined : (entry.bytes ?? undefined)}
+      />
     </div>
   );
 }
 
 /** `none` says why a side has no image (e.g. the since-last view keeps no before copy of a binary). */
-function Side({ label, path, none, size, api, bytes }: { label: string; path: string | null; none: string; size?: { w: number; h: number }; api: Api; bytes?: number }) {
+function Side({
+  label,
+  path,
+  none,
+  size,
+  api,
+  bytes,
+}: {
+  label: string;
+  path: string | null;
+  none: string;
+  size?: { w: number; h: number };
+  api: Api;
+  bytes?: number;
+}) {
   const url = useObjectUrl(api, path);
   return (
     <figure className="inv-image-side">

@@ -21,7 +21,12 @@ export function CardAddresses({ keys, notes }: { keys: string[]; notes: Record<s
 
 function AddressedNote({ noteKey, note }: { noteKey: string; note: Note | undefined }) {
   const target = parseNoteKey(noteKey);
-  const where = target.kind === 'line' ? `${target.ref} line ${target.side}${target.line}` : target.kind === 'file' ? target.ref : null;
+  const where =
+    target.kind === 'line'
+      ? `${target.ref} line ${target.side}${target.line}`
+      : target.kind === 'file'
+        ? target.ref
+        : null;
   if (!note) {
     return <span className="inv-muted">a note no longer in notes.json ({noteKey})</span>;
   }

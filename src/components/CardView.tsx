@@ -58,20 +58,33 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
       <CardAddresses keys={card.addresses ?? []} notes={notes.notes} />
       {dangling.length > 0 && (
         <p className="inv-dangling" role="note">
-          Names {dangling.length === 1 ? 'a file that is' : 'files that are'} not in this round: {dangling.map((r) => `“${r}”`).join(', ')}.
+          Names {dangling.length === 1 ? 'a file that is' : 'files that are'} not in this round:{' '}
+          {dangling.map((r) => `“${r}”`).join(', ')}.
         </p>
       )}
       {detail !== 'folded' && (
         <>
           <CardFields card={card} />
-          {question?.when === 'before' && <Question question={question} prediction={prediction} onPredict={onPredict} />}
-          <NoteBox noteKey={cardKey(card.id)} title={card.title} refs={card.refs} notes={notes} label={`Note on card ${card.title}`} />
+          {question?.when === 'before' && (
+            <Question question={question} prediction={prediction} onPredict={onPredict} />
+          )}
+          <NoteBox
+            noteKey={cardKey(card.id)}
+            title={card.title}
+            refs={card.refs}
+            notes={notes}
+            label={`Note on card ${card.title}`}
+          />
         </>
       )}
       {/* The drawing is part of the summary: it is often the quickest way to see the change. */}
       {detail !== 'folded' && !gated && (
         <>
-          {drawing && 'absent' in drawing && <p className="inv-render-absent" role="note">{drawing.absent}</p>}
+          {drawing && 'absent' in drawing && (
+            <p className="inv-render-absent" role="note">
+              {drawing.absent}
+            </p>
+          )}
           {drawing && 'Draw' in drawing && (
             <section className="inv-render" aria-label={`${card.render} drawing`}>
               <drawing.Draw card={card} entries={refs.map((r) => entries.get(r)!)} api={api} data={drawing.data} />
@@ -83,7 +96,8 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
         <>
           {refs.length > 0 && (
             <p className="inv-card-progress inv-muted">
-              {refs.filter((ref) => context.isViewed(entries.get(ref)!)).length} of {refs.length} {refs.length === 1 ? 'file' : 'files'} viewed
+              {refs.filter((ref) => context.isViewed(entries.get(ref)!)).length} of {refs.length}{' '}
+              {refs.length === 1 ? 'file' : 'files'} viewed
             </p>
           )}
           {refs.map((ref) => {
@@ -137,12 +151,18 @@ function Thread({ card, continuedBy, context }: { card: Card; continuedBy: strin
     <div className="inv-thread">
       {card.continues && (
         <p>
-          Continues {context.titleOf(card.continues) ? link(card.continues) : <span className="inv-dangling">an unknown card “{card.continues}”</span>}
+          Continues{' '}
+          {context.titleOf(card.continues) ? (
+            link(card.continues)
+          ) : (
+            <span className="inv-dangling">an unknown card “{card.continues}”</span>
+          )}
         </p>
       )}
       {continuedBy.length > 0 && (
         <p>
-          Continued by {continuedBy.map((id, i) => (
+          Continued by{' '}
+          {continuedBy.map((id, i) => (
             <span key={id}>
               {i > 0 && ', '}
               {link(id)}

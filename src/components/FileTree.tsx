@@ -17,7 +17,10 @@ interface Props {
 export function FileTree({ tree, entries, onOpen, isViewed, current }: Props) {
   const [filter, setFilter] = useState('');
   const deferred = useDeferredValue(filter);
-  const shown = useMemo(() => (deferred.trim() ? fileTree(filterEntries(entries, deferred)) : tree), [deferred, entries, tree]);
+  const shown = useMemo(
+    () => (deferred.trim() ? fileTree(filterEntries(entries, deferred)) : tree),
+    [deferred, entries, tree],
+  );
   const viewed = useMemo(() => entries.filter(isViewed).length, [entries, isViewed]);
   return (
     <nav className="inv-sidebar inv-tree" aria-label="Changed files">
@@ -66,22 +69,37 @@ function within(node: TreeNode, current: string | null): string | null {
   return current !== null && (current === node.path || current.startsWith(`${node.path}/`)) ? current : null;
 }
 
-const Node = memo(function TreeRow({ node, onOpen, isViewed, current }: { node: TreeNode } & Omit<Props, 'tree' | 'entries'>) {
+const Node = memo(function TreeRow({
+  node,
+  onOpen,
+  isViewed,
+  current,
+}: { node: TreeNode } & Omit<Props, 'tree' | 'entries'>) {
   const [open, setOpen] = useState(true);
   const rows = useMemo(() => treeRows(node), [node]);
   if (node.entry) {
     const entry = node.entry;
     return (
       <li role="treeitem" aria-selected={current === entry.ref}>
-        <button type="button" className={`inv-tree-file${isViewed(entry) ? ' inv-is-viewed' : ''}`} onClick={() => onOpen(entry)} title={entry.ref}>
+        <button
+          type="button"
+          className={`inv-tree-file${isViewed(entry) ? ' inv-is-viewed' : ''}`}
+          onClick={() => onOpen(entry)}
+          title={entry.ref}
+        >
           <span className={`inv-dot inv-status-${entry.status}`} aria-label={entry.status} />
           <span className="inv-tree-name">
             <Visible text={node.name} />
           </span>
           <span className="inv-counts">
-            {entry.withheld ? 'withheld' : entry.binary ? 'bin' : (
+            {entry.withheld ? (
+              'withheld'
+            ) : entry.binary ? (
+              'bin'
+            ) : (
               <>
-                <span className="inv-add">+{entry.additions ?? 0}</span> <span className="inv-del">−{entry.deletions ?? 0}</span>
+                <span className="inv-add">+{entry.additions ?? 0}</span>{' '}
+                <span className="inv-del">−{entry.deletions ?? 0}</span>
               </>
             )}
           </span>
@@ -90,7 +108,13 @@ const Node = memo(function TreeRow({ node, onOpen, isViewed, current }: { node: 
     );
   }
   return (
-    <li role="treeitem" aria-expanded={open} aria-selected={false} className="inv-tree-group" style={{ '--rows': rows } as React.CSSProperties}>
+    <li
+      role="treeitem"
+      aria-expanded={open}
+      aria-selected={false}
+      className="inv-tree-group"
+      style={{ '--rows': rows } as React.CSSProperties}
+    >
       <button type="button" className="inv-tree-folder" onClick={() => setOpen(!open)}>
         {open ? '▾' : '▸'} <Visible text={node.name} />/
       </button>

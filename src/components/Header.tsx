@@ -20,7 +20,18 @@ interface Props {
 }
 
 /** The top bar: mode, diff format, the daily budget, the notes hand-over, and help. */
-export function Header({ mode, onMode, hasCards, format, onFormat, budget, notes, promptContext, onHelp, search }: Props) {
+export function Header({
+  mode,
+  onMode,
+  hasCards,
+  format,
+  onFormat,
+  budget,
+  notes,
+  promptContext,
+  onHelp,
+  search,
+}: Props) {
   const count = Object.keys(notes).length;
   const bar = useRef<HTMLElement>(null);
   useHeaderHeight(bar);
@@ -28,7 +39,13 @@ export function Header({ mode, onMode, hasCards, format, onFormat, budget, notes
     <header ref={bar} className="inv-header">
       <span className="inv-logo">Involut</span>
       <div className="inv-segmented" role="group" aria-label="Mode">
-        <button type="button" aria-pressed={mode === 'cards'} disabled={!hasCards} onClick={() => onMode('cards')} title={hasCards ? 'Read by cards' : 'No cards to read: the agent has not written cards.json'}>
+        <button
+          type="button"
+          aria-pressed={mode === 'cards'}
+          disabled={!hasCards}
+          onClick={() => onMode('cards')}
+          title={hasCards ? 'Read by cards' : 'No cards to read: the agent has not written cards.json'}
+        >
           Cards
         </button>
         <button type="button" aria-pressed={mode === 'raw'} onClick={() => onMode('raw')}>
@@ -79,12 +96,21 @@ function CopyPrompt({ notes, count, context }: { notes: Record<string, Note>; co
   };
   return (
     <span className="inv-copy">
-      <button type="button" onClick={() => void copy()} disabled={count === 0} title="The instruction for the agent, with your notes as Markdown">
+      <button
+        type="button"
+        onClick={() => void copy()}
+        disabled={count === 0}
+        title="The instruction for the agent, with your notes as Markdown"
+      >
         Copy {count} {count === 1 ? 'note' : 'notes'} as prompt
       </button>
       {copied && (
         <span className="inv-copied" role="status">
-          {copied.startsWith('Copied') ? copied : <textarea readOnly value={copied} aria-label="Prompt to copy" onFocus={(e) => e.target.select()} />}
+          {copied.startsWith('Copied') ? (
+            copied
+          ) : (
+            <textarea readOnly value={copied} aria-label="Prompt to copy" onFocus={(e) => e.target.select()} />
+          )}
         </span>
       )}
     </span>

@@ -23,9 +23,12 @@ export function LazyList<T>({ items, selected, children }: Props<T>) {
   useEffect(() => {
     const sentinel = more.current;
     if (!sentinel) return;
-    const observer = new IntersectionObserver((seen) => {
-      if (seen.some((entry) => entry.isIntersecting)) setCount((c) => Math.max(c, shown) + PAGE * 5);
-    }, { rootMargin: '400px' });
+    const observer = new IntersectionObserver(
+      (seen) => {
+        if (seen.some((entry) => entry.isIntersecting)) setCount((c) => Math.max(c, shown) + PAGE * 5);
+      },
+      { rootMargin: '400px' },
+    );
     observer.observe(sentinel);
     return () => observer.disconnect();
   }, [shown]);

@@ -30,7 +30,13 @@ export function lineNoteKeys(notes: NotesApi, ref: string): string[] {
  * top of the file. `focus` holds the key of a note the reader just opened on a line
  * until its box has taken the focus: a diff drawn again (a new round) must not take it.
  */
-export function placeLineNotes(entry: MaterialEntry, lines: DiffLine[], notes: NotesApi, keys: string[], focus: RefObject<string | null>) {
+export function placeLineNotes(
+  entry: MaterialEntry,
+  lines: DiffLine[],
+  notes: NotesApi,
+  keys: string[],
+  focus: RefObject<string | null>,
+) {
   const extras: LineExtra[] = [];
   const apart: ApartLineNote[] = [];
   for (const key of keys) {
@@ -103,7 +109,17 @@ function LineNoteBox({ entry, noteKey, side, line, quote, notes, autoFocus, onFo
  * line it was written on. `sinceRound` is set in the since-last view, where a line that
  * did not change between the rounds is simply not in the diff.
  */
-export function ApartLineNotes({ entry, apart, notes, sinceRound }: { entry: MaterialEntry; apart: ApartLineNote[]; notes: NotesApi; sinceRound?: number }) {
+export function ApartLineNotes({
+  entry,
+  apart,
+  notes,
+  sinceRound,
+}: {
+  entry: MaterialEntry;
+  apart: ApartLineNote[];
+  notes: NotesApi;
+  sinceRound?: number;
+}) {
   if (apart.length === 0) return null;
   return (
     <div className="inv-line-notes-apart">
@@ -111,12 +127,27 @@ export function ApartLineNotes({ entry, apart, notes, sinceRound }: { entry: Mat
         <div key={note.key} className="inv-outdated" data-outdated-key={note.key}>
           <p className="inv-outdated-label" role="note">
             {sinceRound === undefined ? 'Outdated' : 'Not in this view'}: line note on {note.side}
-            {note.line}, written on {note.quote === undefined ? 'a line it did not quote' : <code className="inv-quote"><Visible text={note.quote} /></code>}.{' '}
+            {note.line}, written on{' '}
+            {note.quote === undefined ? (
+              'a line it did not quote'
+            ) : (
+              <code className="inv-quote">
+                <Visible text={note.quote} />
+              </code>
+            )}
+            .{' '}
             {sinceRound === undefined
               ? 'That line is no longer in this round’s diff.'
               : `That line is not in the diff since round ${sinceRound}; the whole round shows where it stands.`}
           </p>
-          <LineNoteBox entry={entry} noteKey={note.key} side={note.side} line={note.line} quote={note.quote} notes={notes} />
+          <LineNoteBox
+            entry={entry}
+            noteKey={note.key}
+            side={note.side}
+            line={note.line}
+            quote={note.quote}
+            notes={notes}
+          />
         </div>
       ))}
     </div>

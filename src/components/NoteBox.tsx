@@ -63,14 +63,21 @@ export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, onFocus
       <div className="inv-note-bar">
         <label>
           <span className="inv-visually-hidden">Kind of note</span>
-          <select value={kind} aria-label="Kind of note" disabled={notes.locked !== null} onChange={(e) => write({ kind: e.target.value as NoteKind })}>
+          <select
+            value={kind}
+            aria-label="Kind of note"
+            disabled={notes.locked !== null}
+            onChange={(e) => write({ kind: e.target.value as NoteKind })}
+          >
             <option value="change">change request</option>
             <option value="question">question</option>
           </select>
         </label>
         <StatusLine status={status} locked={notes.locked} empty={text === ''} />
       </div>
-      {status?.state === 'conflict' || status?.state === 'gone' ? <NoteChoice noteKey={noteKey} status={status} notes={notes} /> : null}
+      {status?.state === 'conflict' || status?.state === 'gone' ? (
+        <NoteChoice noteKey={noteKey} status={status} notes={notes} />
+      ) : null}
       {invisible && (
         <p className="inv-invisible-warning" role="alert">
           {invisible} Here it reads: <Visible text={text} />
@@ -81,8 +88,21 @@ export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, onFocus
   );
 }
 
-function StatusLine({ status, locked, empty }: { status: NoteStatus | undefined; locked: string | null; empty: boolean }) {
-  if (locked) return <span className="inv-note-status inv-refused" role="alert">{locked}</span>;
+function StatusLine({
+  status,
+  locked,
+  empty,
+}: {
+  status: NoteStatus | undefined;
+  locked: string | null;
+  empty: boolean;
+}) {
+  if (locked)
+    return (
+      <span className="inv-note-status inv-refused" role="alert">
+        {locked}
+      </span>
+    );
   if (!status) return <span className="inv-note-status">{empty ? '' : 'saved'}</span>;
   switch (status.state) {
     case 'saving':

@@ -24,7 +24,11 @@ export function NoteThread({ noteKey, hasNote }: { noteKey: string; hasNote: boo
   const answered = hasNote && thread?.answered === true;
   return (
     <div className="inv-note-thread" data-thread-state={answered ? 'answered' : 'open'}>
-      {hasNote && <span className={`inv-thread-state inv-thread-${answered ? 'answered' : 'open'}`}>{answered ? 'answered' : 'open'}</span>}
+      {hasNote && (
+        <span className={`inv-thread-state inv-thread-${answered ? 'answered' : 'open'}`}>
+          {answered ? 'answered' : 'open'}
+        </span>
+      )}
       {cards.length > 0 && (
         <span>
           addressed by{' '}

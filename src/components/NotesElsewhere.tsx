@@ -29,7 +29,10 @@ export function NotesElsewhere({ entries, notes }: { entries: MaterialEntry[]; n
               {target.kind === 'line' ? 'Line note' : 'Note'} on <Visible text={where} />
               {note.quote !== undefined && (
                 <>
-                  , written on <code className="inv-quote"><Visible text={note.quote} /></code>
+                  , written on{' '}
+                  <code className="inv-quote">
+                    <Visible text={note.quote} />
+                  </code>
                 </>
               )}
               . This round does not change {target.ref}.

@@ -26,7 +26,9 @@ export function Question({ question, prediction, onPredict }: Props) {
     return (
       <section className="inv-question" aria-label="Question">
         <h3>{heading}</h3>
-        <p className="inv-question-text"><Visible text={question.text} /></p>
+        <p className="inv-question-text">
+          <Visible text={question.text} />
+        </p>
         {question.options && question.options.length > 0 && (
           <div className="inv-options" role="group" aria-label="Options">
             {question.options.map((option) => (
@@ -43,7 +45,12 @@ export function Question({ question, prediction, onPredict }: Props) {
             if (text.trim()) onPredict({ text: text.trim() });
           }}
         >
-          <input aria-label="Your prediction" placeholder="…or write your prediction" value={text} onChange={(e) => setText(e.target.value)} />
+          <input
+            aria-label="Your prediction"
+            placeholder="…or write your prediction"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+          />
           <button type="submit" disabled={!text.trim()}>
             Answer
           </button>
@@ -51,14 +58,18 @@ export function Question({ question, prediction, onPredict }: Props) {
             Skip
           </button>
         </form>
-        {question.when === 'before' && <p className="inv-hint">The diff and the agent’s answer stay hidden until you answer or skip.</p>}
+        {question.when === 'before' && (
+          <p className="inv-hint">The diff and the agent’s answer stay hidden until you answer or skip.</p>
+        )}
       </section>
     );
   }
   return (
     <section className="inv-question inv-answered" aria-label="Question">
       <h3>{heading}</h3>
-      <p className="inv-question-text"><Visible text={question.text} /></p>
+      <p className="inv-question-text">
+        <Visible text={question.text} />
+      </p>
       <div className="inv-answer-pair">
         <div>
           <h4>You said</h4>
@@ -66,7 +77,15 @@ export function Question({ question, prediction, onPredict }: Props) {
         </div>
         <div>
           <h4>The agent’s answer</h4>
-          <p>{question.answer == null ? <em>not stated</em> : question.answer === '' ? <em>looked, found nothing</em> : question.answer}</p>
+          <p>
+            {question.answer == null ? (
+              <em>not stated</em>
+            ) : question.answer === '' ? (
+              <em>looked, found nothing</em>
+            ) : (
+              question.answer
+            )}
+          </p>
         </div>
       </div>
     </section>

@@ -39,7 +39,8 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
   // Marks stay visible in Raw too: cards add, they never take away.
   const marksByRef = useMemo(() => {
     const map = new Map<string, Array<{ mark: NonNullable<Card['marks']>[number]; cardId: string }>>();
-    for (const card of cards) for (const mark of card.marks ?? []) map.set(mark.ref, [...(map.get(mark.ref) ?? []), { mark, cardId: card.id }]);
+    for (const card of cards)
+      for (const mark of card.marks ?? []) map.set(mark.ref, [...(map.get(mark.ref) ?? []), { mark, cardId: card.id }]);
     return map;
   }, [cards]);
   // What is on screen comes first: the list mounts only its blocks near the viewport
@@ -110,7 +111,10 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
     return all;
   }, [ordered]);
   // Measured apart from the files' elements: it reads every diff, and changes only with the list.
-  const heights = useMemo(() => slices.map((entries) => estimateFilesHeight(entries, (e) => marksByRef.has(e.ref), true)), [slices, marksByRef]);
+  const heights = useMemo(
+    () => slices.map((entries) => estimateFilesHeight(entries, (e) => marksByRef.has(e.ref), true)),
+    [slices, marksByRef],
+  );
   const blocks = useMemo(
     () =>
       slices.map((entries, i) => ({
@@ -137,13 +141,30 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
   );
   return (
     <div className="inv-layout">
-      {treeReady ? <FileTree tree={tree} entries={shown} onOpen={openFromTree} isViewed={isViewed} current={onScreen ?? current} /> : <nav className="inv-sidebar inv-tree" aria-label="Changed files" aria-busy="true" />}
-      <main ref={main} className="inv-main inv-raw" aria-label={since ? `Changed since round ${since.from}` : 'Every changed file'}>
+      {treeReady ? (
+        <FileTree tree={tree} entries={shown} onOpen={openFromTree} isViewed={isViewed} current={onScreen ?? current} />
+      ) : (
+        <nav className="inv-sidebar inv-tree" aria-label="Changed files" aria-busy="true" />
+      )}
+      <main
+        ref={main}
+        className="inv-main inv-raw"
+        aria-label={since ? `Changed since round ${since.from}` : 'Every changed file'}
+      >
         <RoundSwitch view={view} onView={setView} sinceLast={sinceLast} />
         <NotesElsewhere entries={entries} notes={context.notes} />
-        {ordered.length === 0 && <p className="inv-empty">{since ? `Nothing changed since round ${since.from}.` : 'Nothing changed in this round.'}</p>}
+        {ordered.length === 0 && (
+          <p className="inv-empty">
+            {since ? `Nothing changed since round ${since.from}.` : 'Nothing changed in this round.'}
+          </p>
+        )}
         {blocks.map((block) => (
-          <FileBlock key={block.key} height={block.height} first={block.first} pinned={current !== null && block.refs.has(current)}>
+          <FileBlock
+            key={block.key}
+            height={block.height}
+            first={block.first}
+            pinned={current !== null && block.refs.has(current)}
+          >
             {block.files}
           </FileBlock>
         ))}

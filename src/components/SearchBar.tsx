@@ -55,10 +55,24 @@ export function SearchBar({ search, onMatch }: Props) {
       <span className="inv-search-count" role="status" aria-live="polite">
         {status(search)}
       </span>
-      <button type="button" className="inv-icon-button" aria-label="Previous match" title="Previous match (Shift+Enter)" disabled={none} onClick={() => go(-1)}>
+      <button
+        type="button"
+        className="inv-icon-button"
+        aria-label="Previous match"
+        title="Previous match (Shift+Enter)"
+        disabled={none}
+        onClick={() => go(-1)}
+      >
         ↑
       </button>
-      <button type="button" className="inv-icon-button" aria-label="Next match" title="Next match (Enter)" disabled={none} onClick={() => go(1)}>
+      <button
+        type="button"
+        className="inv-icon-button"
+        aria-label="Next match"
+        title="Next match (Enter)"
+        disabled={none}
+        onClick={() => go(1)}
+      >
         ↓
       </button>
     </div>

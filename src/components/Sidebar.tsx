@@ -12,7 +12,9 @@ export const invalidId = (i: number) => `__invalid:${i}`;
 /** An invalid card's id when it has a usable one, else its position in cards.json. */
 export function invalidCardName(card: InvalidCard): string {
   const raw = card.raw as { id?: unknown } | null;
-  return typeof raw === 'object' && raw !== null && typeof raw.id === 'string' && raw.id ? `“${raw.id}”` : `card #${card.index + 1}`;
+  return typeof raw === 'object' && raw !== null && typeof raw.id === 'string' && raw.id
+    ? `“${raw.id}”`
+    : `card #${card.index + 1}`;
 }
 
 interface Props {
@@ -56,7 +58,9 @@ export function Sidebar({ cards, invalid, coverage, request, fits, selected, onS
                   <span className="inv-nav-title">
                     <Visible text={card.title} />
                   </span>
-                  <span className={`inv-nav-minutes${fits.has(card.id) ? '' : ' inv-over-budget'}`}>{card.minutes == null ? '?' : `${card.minutes}′`}</span>
+                  <span className={`inv-nav-minutes${fits.has(card.id) ? '' : ' inv-over-budget'}`}>
+                    {card.minutes == null ? '?' : `${card.minutes}′`}
+                  </span>
                 </button>
               </li>
             )}
@@ -69,7 +73,12 @@ export function Sidebar({ cards, invalid, coverage, request, fits, selected, onS
           <ul>
             {invalid.map((card, i) => (
               <li key={i}>
-                <button type="button" className="inv-nav-item" aria-current={selected === invalidId(i) ? 'true' : undefined} onClick={() => onSelect(invalidId(i))}>
+                <button
+                  type="button"
+                  className="inv-nav-item"
+                  aria-current={selected === invalidId(i) ? 'true' : undefined}
+                  onClick={() => onSelect(invalidId(i))}
+                >
                   <span className="inv-nav-title">{invalidCardName(card)}</span>
                 </button>
               </li>
@@ -82,7 +91,12 @@ export function Sidebar({ cards, invalid, coverage, request, fits, selected, onS
         {coverage.unclaimed.length === 0 ? (
           <p className="inv-muted">none: every changed file is on a card</p>
         ) : (
-          <button type="button" className="inv-nav-item" aria-current={selected === UNCLAIMED ? 'true' : undefined} onClick={() => onSelect(UNCLAIMED)}>
+          <button
+            type="button"
+            className="inv-nav-item"
+            aria-current={selected === UNCLAIMED ? 'true' : undefined}
+            onClick={() => onSelect(UNCLAIMED)}
+          >
             <span className="inv-nav-title">
               {coverage.unclaimed.length} {coverage.unclaimed.length === 1 ? 'file' : 'files'}
             </span>
@@ -94,7 +108,9 @@ export function Sidebar({ cards, invalid, coverage, request, fits, selected, onS
               <Visible text={e.ref} />
             </li>
           ))}
-          {coverage.unclaimed.length > 50 && <li className="inv-muted">… and {coverage.unclaimed.length - 50} more (all in Raw)</li>}
+          {coverage.unclaimed.length > 50 && (
+            <li className="inv-muted">… and {coverage.unclaimed.length - 50} more (all in Raw)</li>
+          )}
         </ul>
       </section>
     </nav>

@@ -28,7 +28,8 @@ interface Props {
 }
 
 const hasIdle = typeof requestIdleCallback === 'function';
-const idle = (fn: () => void): number => (hasIdle ? requestIdleCallback(fn, { timeout: 300 }) : window.setTimeout(fn, 16));
+const idle = (fn: () => void): number =>
+  hasIdle ? requestIdleCallback(fn, { timeout: 300 }) : window.setTimeout(fn, 16);
 const cancelIdle = (handle: number) => (hasIdle ? cancelIdleCallback(handle) : window.clearTimeout(handle));
 
 /**
@@ -88,7 +89,10 @@ export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, tar
 
   const onClick = (event: React.MouseEvent) => {
     const row = (event.target as Element).closest('tr');
-    const header = onHunkClick && row?.querySelector('td.d2h-info') ? /@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/.exec(row.textContent ?? '') : null;
+    const header =
+      onHunkClick && row?.querySelector('td.d2h-info')
+        ? /@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/.exec(row.textContent ?? '')
+        : null;
     if (header) return onHunkClick!(header[0]);
     const cell = (event.target as Element).closest('.d2h-code-linenumber, .d2h-code-side-linenumber');
     if (!cell) return;
@@ -110,7 +114,11 @@ export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, tar
           // In side-by-side the other table gets an invisible twin, so both stay the same height.
           const twin = cells.length === 2 && (side === '+' ? i === 0 : i === 1);
           return createPortal(
-            <div className={`inv-extra${twin ? ' inv-twin' : ''}`} aria-hidden={twin || undefined} inert={twin || undefined}>
+            <div
+              className={`inv-extra${twin ? ' inv-twin' : ''}`}
+              aria-hidden={twin || undefined}
+              inert={twin || undefined}
+            >
               {extra.render()}
             </div>,
             cell,

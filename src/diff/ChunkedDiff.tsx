@@ -2,7 +2,15 @@ import { useMemo, useRef } from 'react';
 import type { MaterialEntry } from '../../schemas/material';
 import { useTargetIn, type Target } from '../state/target';
 import { ChunkView, type LineExtra } from './ChunkView';
-import { chunkHasLine, groupChunks, groupDiff, groupHasLine, groupRows, type DiffFormat, type DiffGroup } from './diff2html';
+import {
+  chunkHasLine,
+  groupChunks,
+  groupDiff,
+  groupHasLine,
+  groupRows,
+  type DiffFormat,
+  type DiffGroup,
+} from './diff2html';
 import { ROW_HEIGHT, type Side } from './rows';
 import { NEAR, useNearViewport } from './useNearViewport';
 
@@ -29,7 +37,15 @@ export function ChunkedDiff({ entry, format, extras, onLineClick, onHunkClick }:
   return (
     <div className={`inv-diff inv-${format}`}>
       {groups.length === 1 ? (
-        <GroupChunks refName={entry.ref} group={groups[0]!} format={format} extras={extras} onLineClick={onLineClick} onHunkClick={onHunkClick} target={line} />
+        <GroupChunks
+          refName={entry.ref}
+          group={groups[0]!}
+          format={format}
+          extras={extras}
+          onLineClick={onLineClick}
+          onHunkClick={onHunkClick}
+          target={line}
+        />
       ) : (
         groups.map((group, i) => (
           <LazyGroup

@@ -78,7 +78,10 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
   const [openLine, setOpenLine] = useState<string | null>(null);
   const focusLine = useRef<string | null>(null);
   const context = useExpandedContext(entry, api);
-  const shown = useMemo(() => (context.diff === entry.diff ? entry : { ...entry, diff: context.diff }), [entry, context.diff]);
+  const shown = useMemo(
+    () => (context.diff === entry.diff ? entry : { ...entry, diff: context.diff }),
+    [entry, context.diff],
+  );
   const savedKeys = lineNoteKeys(notes, entry.ref);
   const keys = openLine && !savedKeys.includes(openLine) ? [...savedKeys, openLine] : savedKeys;
   // Numbered lines are needed to place marks and line notes; a file without either skips the
@@ -93,7 +96,11 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
       .filter((p) => p.line)
       .map((p, i) => {
         const anchor = lineAnchor(p.line!)!;
-        return { ...anchor, id: `mark:${i}:${p.cardId}`, render: () => <MarkNote text={p.mark.text} cardId={p.cardId} /> };
+        return {
+          ...anchor,
+          id: `mark:${i}:${p.cardId}`,
+          render: () => <MarkNote text={p.mark.text} cardId={p.cardId} />,
+        };
       }),
     ...lineNotes.extras,
   ];
@@ -115,7 +122,14 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
       aria-label={`File ${entry.ref}`}
       style={{ containIntrinsicSize: `auto ${estimateFileHeight(entry, lineCount, open, fileNote)}px` }}
     >
-      <FileHeader entry={entry} viewed={viewed} onViewed={onViewed} open={open} onToggle={() => setOpen(!open)} foldable={!!entry.diff} />
+      <FileHeader
+        entry={entry}
+        viewed={viewed}
+        onViewed={onViewed}
+        open={open}
+        onToggle={() => setOpen(!open)}
+        foldable={!!entry.diff}
+      />
       <InvisibleWarning entry={entry} />
       {unmatched.map((p, i) => (
         <div key={i} className="inv-mark inv-mark-unmatched" role="note">
@@ -129,11 +143,25 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
       ))}
       <ApartLineNotes entry={entry} apart={lineNotes.apart} notes={notes} sinceRound={sinceRound} />
       <FileBody entry={entry} api={api} open={open} viewed={viewed} lineCount={lineCount} onOpen={() => setOpen(true)}>
-        {open && <ChunkedDiff entry={shown} format={format} extras={extras} onLineClick={onLineClick} onHunkClick={context.expandable ? (header) => void context.above(header) : undefined} />}
+        {open && (
+          <ChunkedDiff
+            entry={shown}
+            format={format}
+            extras={extras}
+            onLineClick={onLineClick}
+            onHunkClick={context.expandable ? (header) => void context.above(header) : undefined}
+          />
+        )}
         {open && <ContextBar context={context} refName={entry.ref} />}
       </FileBody>
       {fileNote && (
-        <NoteBox noteKey={fileKey(entry.ref)} title={entry.ref} refs={[entry.ref]} notes={notes} label={`Note on file ${entry.ref}`} />
+        <NoteBox
+          noteKey={fileKey(entry.ref)}
+          title={entry.ref}
+          refs={[entry.ref]}
+          notes={notes}
+          label={`Note on file ${entry.ref}`}
+        />
       )}
     </section>
   );
@@ -142,7 +170,11 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
 /** A warning on a file whose name or diff holds direction-control or invisible characters. */
 function InvisibleWarning({ entry }: { entry: MaterialEntry }) {
   const warnings = useMemo(
-    () => [invisibleWarning(`${entry.from ?? ''}${entry.ref}`, 'The file name'), entry.diff ? invisibleWarning(entry.diff, 'The diff') : null].filter((w) => w !== null),
+    () =>
+      [
+        invisibleWarning(`${entry.from ?? ''}${entry.ref}`, 'The file name'),
+        entry.diff ? invisibleWarning(entry.diff, 'The diff') : null,
+      ].filter((w) => w !== null),
     [entry.ref, entry.from, entry.diff],
   );
   if (warnings.length === 0) return null;
@@ -153,7 +185,23 @@ function InvisibleWarning({ entry }: { entry: MaterialEntry }) {
   );
 }
 
-function FileBody({ entry, api, open, viewed, lineCount, onOpen, children }: { entry: MaterialEntry; api: Api; open: boolean; viewed: boolean; lineCount: number; onOpen: () => void; children: React.ReactNode }) {
+function FileBody({
+  entry,
+  api,
+  open,
+  viewed,
+  lineCount,
+  onOpen,
+  children,
+}: {
+  entry: MaterialEntry;
+  api: Api;
+  open: boolean;
+  viewed: boolean;
+  lineCount: number;
+  onOpen: () => void;
+  children: React.ReactNode;
+}) {
   if (entry.withheld) {
     return <p className="inv-file-message">Withheld: {entry.withheld.reason}. Its content never left git.</p>;
   }
@@ -162,7 +210,14 @@ function FileBody({ entry, api, open, viewed, lineCount, onOpen, children }: { e
   if (!open) {
     return (
       <button type="button" className="inv-fold" onClick={onOpen}>
-        {entry.generated ? 'Generated or lock file' : lineCount > HUGE_LINES || (entry.diff?.length ?? 0) > HUGE_CHARS ? 'Large diff' : viewed ? 'Viewed' : 'Folded'}: {lineCount.toLocaleString()} lines
+        {entry.generated
+          ? 'Generated or lock file'
+          : lineCount > HUGE_LINES || (entry.diff?.length ?? 0) > HUGE_CHARS
+            ? 'Large diff'
+            : viewed
+              ? 'Viewed'
+              : 'Folded'}
+        : {lineCount.toLocaleString()} lines
         {entry.bytes != null ? `, ${formatBytes(entry.bytes)}` : ''}. Show it
       </button>
     );
@@ -178,11 +233,31 @@ function noLinesMessage(entry: MaterialEntry): string {
   return 'No line changes.';
 }
 
-function FileHeader({ entry, viewed, onViewed, open, onToggle, foldable }: { entry: MaterialEntry; viewed: boolean; onViewed: (on: boolean) => void; open: boolean; onToggle: () => void; foldable: boolean }) {
+function FileHeader({
+  entry,
+  viewed,
+  onViewed,
+  open,
+  onToggle,
+  foldable,
+}: {
+  entry: MaterialEntry;
+  viewed: boolean;
+  onViewed: (on: boolean) => void;
+  open: boolean;
+  onToggle: () => void;
+  foldable: boolean;
+}) {
   return (
     <header className="inv-file-header">
       {foldable && (
-        <button type="button" className="inv-icon-button" aria-expanded={open} aria-label={open ? `Fold ${entry.ref}` : `Unfold ${entry.ref}`} onClick={onToggle}>
+        <button
+          type="button"
+          className="inv-icon-button"
+          aria-expanded={open}
+          aria-label={open ? `Fold ${entry.ref}` : `Unfold ${entry.ref}`}
+          onClick={onToggle}
+        >
           {open ? '▾' : '▸'}
         </button>
       )}
@@ -204,7 +279,12 @@ function FileHeader({ entry, viewed, onViewed, open, onToggle, foldable }: { ent
         {entry.additions != null && <span className="inv-add">+{entry.additions}</span>}
         {entry.deletions != null && <span className="inv-del">−{entry.deletions}</span>}
       </span>
-      <a className="inv-copy-link" href={formatPlace(sessionToken(), { mode: 'raw', file: entry.ref })} aria-label={`Link to ${entry.ref}`} title="Link to this file: open it, or copy it">
+      <a
+        className="inv-copy-link"
+        href={formatPlace(sessionToken(), { mode: 'raw', file: entry.ref })}
+        aria-label={`Link to ${entry.ref}`}
+        title="Link to this file: open it, or copy it"
+      >
         #
       </a>
       <label className="inv-viewed">

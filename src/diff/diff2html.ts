@@ -44,8 +44,14 @@ interface Blocks<B extends { lines: Array<{ type: string }> }> {
 
 /** Cuts a parsed diff into chunks of about `size` lines, splitting big hunks. */
 export function chunkDiff(file: DiffFile, size?: number): Chunk[];
-export function chunkDiff<F extends Blocks<B>, B extends { lines: Array<{ type: string }> }>(file: F, size?: number): Array<{ file: F; lineCount: number; continuation: boolean }>;
-export function chunkDiff<F extends Blocks<B>, B extends { lines: Array<{ type: string }> }>(file: F, size = CHUNK_LINES) {
+export function chunkDiff<F extends Blocks<B>, B extends { lines: Array<{ type: string }> }>(
+  file: F,
+  size?: number,
+): Array<{ file: F; lineCount: number; continuation: boolean }>;
+export function chunkDiff<F extends Blocks<B>, B extends { lines: Array<{ type: string }> }>(
+  file: F,
+  size = CHUNK_LINES,
+) {
   const chunks: Array<{ file: F; lineCount: number; continuation: boolean }> = [];
   let blocks: B[] = [];
   let lineCount = 0;
@@ -110,7 +116,13 @@ export function groupDiff(diff: string, size = GROUP_LINES): DiffGroup[] {
   let newLine = 0;
   let range: DiffGroup['range'] = { '+': [0, -1], '-': [0, -1] };
   const cut = (at: number, nextHeader: string) => {
-    if (at > start) groups.push({ text: header ? `${header}\n${diff.slice(start, at)}` : diff.slice(start, at), continuation: header !== '', lineCount, range });
+    if (at > start)
+      groups.push({
+        text: header ? `${header}\n${diff.slice(start, at)}` : diff.slice(start, at),
+        continuation: header !== '',
+        lineCount,
+        range,
+      });
     start = at;
     header = nextHeader;
     lineCount = 0;
@@ -121,7 +133,7 @@ export function groupDiff(diff: string, size = GROUP_LINES): DiffGroup[] {
     if (r[1] < r[0]) range[side] = [n, n];
     else r[1] = n;
   };
-  for (let at = 0; at < diff.length; ) {
+  for (let at = 0; at < diff.length;) {
     const end = diff.indexOf('\n', at);
     const next = end === -1 ? diff.length : end + 1;
     const first = diff.charCodeAt(at);
@@ -186,11 +198,16 @@ export function groupRows(group: DiffGroup, format: DiffFormat): number {
 
 /** Whether a chunk shows the line with this number on this side. */
 export function chunkHasLine(chunk: Chunk, side: '+' | '-', line: number): boolean {
-  return chunk.file.blocks.some((b) => b.lines.some((l) => (side === '+' ? l.newNumber === line : l.oldNumber === line)));
+  return chunk.file.blocks.some((b) =>
+    b.lines.some((l) => (side === '+' ? l.newNumber === line : l.oldNumber === line)),
+  );
 }
 
 /** How many table rows a chunk takes, so a placeholder can have the exact height. */
-export function chunkRows(chunk: { file: Blocks<{ lines: Array<{ type: string }> }>; continuation: boolean }, format: DiffFormat): number {
+export function chunkRows(
+  chunk: { file: Blocks<{ lines: Array<{ type: string }> }>; continuation: boolean },
+  format: DiffFormat,
+): number {
   let rows = 0;
   for (const [i, block] of chunk.file.blocks.entries()) {
     if (!(chunk.continuation && i === 0)) rows++;
@@ -284,8 +301,13 @@ function markWords(target: HTMLElement): void {
     const parts = diffWordsWithSpace(before, after);
     const shared = parts.reduce((n, part) => (part.added || part.removed ? n : n + part.value.length), 0);
     if (2 * shared < SIMILAR * (before.length + after.length)) continue;
-    const mark = (tag: 'del' | 'ins', text: string) => Object.assign(document.createElement(tag), { textContent: text });
-    deleted[i]!.replaceChildren(...parts.filter((p) => !p.added).map((p) => (p.removed ? mark('del', p.value) : p.value)));
-    added[i]!.replaceChildren(...parts.filter((p) => !p.removed).map((p) => (p.added ? mark('ins', p.value) : p.value)));
+    const mark = (tag: 'del' | 'ins', text: string) =>
+      Object.assign(document.createElement(tag), { textContent: text });
+    deleted[i]!.replaceChildren(
+      ...parts.filter((p) => !p.added).map((p) => (p.removed ? mark('del', p.value) : p.value)),
+    );
+    added[i]!.replaceChildren(
+      ...parts.filter((p) => !p.removed).map((p) => (p.added ? mark('ins', p.value) : p.value)),
+    );
   }
 }

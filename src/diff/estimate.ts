@@ -34,7 +34,11 @@ export function estimateFileHeight(entry: MaterialEntry, lineCount: number, open
 }
 
 /** About how tall a run of files far from view will be, gaps between them included. */
-export function estimateFilesHeight(entries: MaterialEntry[], marked: (entry: MaterialEntry) => boolean, fileNote: boolean): number {
+export function estimateFilesHeight(
+  entries: MaterialEntry[],
+  marked: (entry: MaterialEntry) => boolean,
+  fileNote: boolean,
+): number {
   let height = FILE_GAP * Math.max(0, entries.length - 1);
   for (const entry of entries) {
     const lineCount = countLines(entry.diff);

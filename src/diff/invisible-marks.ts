@@ -14,7 +14,8 @@ export function markInvisible(target: HTMLElement): void {
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = (node as Text).data;
     MARKER.lastIndex = 0;
-    if ((hasInvisible(text) || MARKER.test(text)) && !node.parentElement?.classList.contains('inv-invisible')) found.push(node as Text);
+    if ((hasInvisible(text) || MARKER.test(text)) && !node.parentElement?.classList.contains('inv-invisible'))
+      found.push(node as Text);
   }
   if (found.length) target.dataset.invisible = 'true';
   for (const node of found) {
@@ -41,5 +42,9 @@ function splitMarkers(text: string): Array<string | HTMLElement> {
 }
 
 function marker(code: string, name: string): HTMLElement {
-  return Object.assign(document.createElement('span'), { className: 'inv-invisible', title: `${code} ${name}`, textContent: `⟨${code}⟩` });
+  return Object.assign(document.createElement('span'), {
+    className: 'inv-invisible',
+    title: `${code} ${name}`,
+    textContent: `⟨${code}⟩`,
+  });
 }

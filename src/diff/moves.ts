@@ -3,7 +3,8 @@ import { headerBottom, landInSight, sightTop } from './landInSight';
 /** Hunk header rows drawn in the page (both tables of side by side hold one: the left is kept). */
 const HUNKS = '.inv-diff tr:has(> td.d2h-info)';
 /** What a note key steps through: marks, line notes, and note boxes that hold text. */
-const NOTES = '.inv-mark, .inv-extra:not(.inv-twin) .inv-note, .inv-note:has(textarea.inv-note-text:not(:placeholder-shown))';
+const NOTES =
+  '.inv-mark, .inv-extra:not(.inv-twin) .inv-note, .inv-note:has(textarea.inv-note-text:not(:placeholder-shown))';
 
 /**
  * Moves to the next (or previous) element matching `selector` below (or above) the sticky

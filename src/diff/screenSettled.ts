@@ -9,7 +9,8 @@ function onScreen(element: Element): boolean {
  * image there decoded (an image side still reads "loading…" while its bytes are fetched).
  */
 function settledNow(root: Element): boolean {
-  for (const chunk of root.querySelectorAll('.inv-chunk')) if (!chunk.firstElementChild && onScreen(chunk)) return false;
+  for (const chunk of root.querySelectorAll('.inv-chunk'))
+    if (!chunk.firstElementChild && onScreen(chunk)) return false;
   for (const side of root.querySelectorAll('.inv-image-side')) {
     if (!onScreen(side)) continue;
     const img = side.querySelector('img');

@@ -15,7 +15,8 @@ type Range = [number, number];
  * file's one hunk is the whole file.
  */
 export function useExpandedContext(entry: MaterialEntry, api: Api) {
-  const expandable = !!entry.diff && !entry.binary && !entry.withheld && (entry.status === 'modified' || entry.status === 'renamed');
+  const expandable =
+    !!entry.diff && !entry.binary && !entry.withheld && (entry.status === 'modified' || entry.status === 'renamed');
   const [file, setFile] = useState<string[] | null>(null);
   const [revealed, setRevealed] = useState<Range[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -29,7 +30,10 @@ export function useExpandedContext(entry: MaterialEntry, api: Api) {
     loading.current = null;
   }
 
-  const diff = useMemo(() => (entry.diff && file && revealed.length ? expandDiff(entry.diff, file, revealed) : entry.diff), [entry.diff, file, revealed]);
+  const diff = useMemo(
+    () => (entry.diff && file && revealed.length ? expandDiff(entry.diff, file, revealed) : entry.diff),
+    [entry.diff, file, revealed],
+  );
 
   const reveal = async (pick: (shown: string, total: number) => Range | null) => {
     if (!expandable || !entry.diff) return;

@@ -91,7 +91,8 @@ function childrenNear(list: Element, m: number): Element[] {
     else high = mid;
   }
   const near: Element[] = [];
-  for (let i = low; i < children.length && children[i]!.getBoundingClientRect().top <= window.innerHeight + m; i++) near.push(children[i]!);
+  for (let i = low; i < children.length && children[i]!.getBoundingClientRect().top <= window.innerHeight + m; i++)
+    near.push(children[i]!);
   return near;
 }
 
@@ -103,7 +104,11 @@ export const NEAR = '1200px 0px';
  * then, and are dropped again when far away, so a round of any size keeps a small page.
  * `sticky` keeps it true once it has been near (for what should render once and stay).
  */
-export function useNearViewport(ref: RefObject<Element | null>, margin = NEAR, { sticky = false }: { sticky?: boolean } = {}): boolean {
+export function useNearViewport(
+  ref: RefObject<Element | null>,
+  margin = NEAR,
+  { sticky = false }: { sticky?: boolean } = {},
+): boolean {
   const [near, setNear] = useState(false);
   // Before the first paint: what is already in view renders now (a layout-effect update is synchronous).
   useLayoutEffect(() => {

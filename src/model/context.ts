@@ -33,7 +33,12 @@ export function parseHunks(diff: string): Hunk[] {
     const header = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$/.exec(line);
     if (header) {
       const first = (start: string, count: string | undefined) => Number(start) + (count === '0' ? 1 : 0);
-      hunks.push({ oldFirst: first(header[1]!, header[2]), newFirst: first(header[3]!, header[4]), title: header[5]!, lines: [] });
+      hunks.push({
+        oldFirst: first(header[1]!, header[2]),
+        newFirst: first(header[3]!, header[4]),
+        title: header[5]!,
+        lines: [],
+      });
     } else hunks.at(-1)?.lines.push(line);
   }
   return hunks;
@@ -61,7 +66,8 @@ export function expandDiff(diff: string, file: string[], revealed: Array<[number
   const hunks = parseHunks(diff);
   if (hunks.length === 0 || revealed.length === 0) return diff;
   const shown = new Set<number>();
-  for (const [first, last] of revealed) for (let n = Math.max(1, first); n <= Math.min(file.length, last); n++) shown.add(n);
+  for (const [first, last] of revealed)
+    for (let n = Math.max(1, first); n <= Math.min(file.length, last); n++) shown.add(n);
   const pieces: Hunk[] = [];
   // Unchanged lines from `from` up to (not including) `to`, each old number `delta` below its new one.
   const gap = (from: number, to: number, delta: number) => {

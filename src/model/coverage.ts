@@ -43,7 +43,9 @@ export function coverageLine({ explained, total }: Pick<Coverage, 'explained' | 
 
 /** Cards grouped by intent in INTENT_ORDER, each group in file order; empty groups left out. */
 export function groupByIntent<T extends Pick<Card, 'intent'>>(cards: T[]): Array<{ intent: Intent; cards: T[] }> {
-  return INTENT_ORDER.map((intent) => ({ intent, cards: cards.filter((c) => c.intent === intent) })).filter((g) => g.cards.length);
+  return INTENT_ORDER.map((intent) => ({ intent, cards: cards.filter((c) => c.intent === intent) })).filter(
+    (g) => g.cards.length,
+  );
 }
 
 /** For each card id, the ids of the later cards that continue it. */

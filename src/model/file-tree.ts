@@ -34,7 +34,15 @@ export function fileTree(entries: MaterialEntry[]): TreeNode {
       }
       node = child;
     }
-    node.children.push({ name: parts[parts.length - 1]!, path: entry.ref, entry, children: [], additions: 0, deletions: 0, files: 0 });
+    node.children.push({
+      name: parts[parts.length - 1]!,
+      path: entry.ref,
+      entry,
+      children: [],
+      additions: 0,
+      deletions: 0,
+      files: 0,
+    });
   }
   return finish(root);
 }
@@ -49,7 +57,13 @@ function finish(node: TreeNode): TreeNode {
   const children = node.children.map(finish);
   children.sort((a, b) => Number(!!a.entry) - Number(!!b.entry) || byName.compare(a.name, b.name));
   const sum = (key: 'additions' | 'deletions' | 'files') => children.reduce((n, c) => n + c[key], 0);
-  let collapsed: TreeNode = { ...node, children, additions: sum('additions'), deletions: sum('deletions'), files: sum('files') };
+  let collapsed: TreeNode = {
+    ...node,
+    children,
+    additions: sum('additions'),
+    deletions: sum('deletions'),
+    files: sum('files'),
+  };
   // Collapse a folder whose only child is a folder.
   while (collapsed.path !== '' && collapsed.children.length === 1 && !collapsed.children[0]!.entry) {
     const only = collapsed.children[0]!;

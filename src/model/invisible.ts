@@ -48,8 +48,9 @@ const NAMES: Record<number, string> = {
 
 /** Every such character, tag characters (U+E0000–U+E007F) included. */
 // The class names each character by its code point; some are combining marks, which is the point.
-// eslint-disable-next-line no-misleading-character-class
-export const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+export const INVISIBLE =
+  // eslint-disable-next-line no-misleading-character-class
+  /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 
 /** A stretch of text, or one character to draw as a marker. */
 export type Piece = string | { char: string; code: string; name: string; bidi: boolean };
@@ -67,7 +68,10 @@ const PICTURE_AFTER = /^\p{Extended_Pictographic}/u;
 function* hidden(text: string): Generator<RegExpExecArray> {
   for (const match of text.matchAll(INVISIBLE)) {
     const at = match.index;
-    const joinsPictures = match[0] === '\u200d' && PICTURE_BEFORE.test(text.slice(Math.max(0, at - 8), at)) && PICTURE_AFTER.test(text.slice(at + 1, at + 3));
+    const joinsPictures =
+      match[0] === '\u200d' &&
+      PICTURE_BEFORE.test(text.slice(Math.max(0, at - 8), at)) &&
+      PICTURE_AFTER.test(text.slice(at + 1, at + 3));
     if (!joinsPictures) yield match;
   }
 }
@@ -100,12 +104,20 @@ export function splitInvisible(text: string): Piece[] {
 export function describe(char: string): { char: string; code: string; name: string; bidi: boolean } {
   const point = char.codePointAt(0)!;
   const code = `U+${point.toString(16).toUpperCase().padStart(4, '0')}`;
-  const name = NAMES[point] ?? (point >= 0xe0000 ? `TAG ${String.fromCodePoint(point - 0xe0000).replace(/[^ -~]/, '?')}` : 'INVISIBLE CHARACTER');
+  const name =
+    NAMES[point] ??
+    (point >= 0xe0000 ? `TAG ${String.fromCodePoint(point - 0xe0000).replace(/[^ -~]/, '?')}` : 'INVISIBLE CHARACTER');
   return { char, code, name, bidi: isBidi(point) };
 }
 
 function isBidi(point: number): boolean {
-  return point === 0x061c || point === 0x200e || point === 0x200f || (point >= 0x202a && point <= 0x202e) || (point >= 0x2066 && point <= 0x2069);
+  return (
+    point === 0x061c ||
+    point === 0x200e ||
+    point === 0x200f ||
+    (point >= 0x202a && point <= 0x202e) ||
+    (point >= 0x2066 && point <= 0x2069)
+  );
 }
 
 /** A sentence warning about the characters of `text`, or null when it has none. */

@@ -3,9 +3,7 @@ import type { Side } from './note-keys';
 
 /** Where a line note sits in the file's current diff. */
 export type LineNotePlace =
-  | { state: 'anchored'; line: DiffLine }
-  | { state: 'moved'; line: DiffLine }
-  | { state: 'outdated' };
+  { state: 'anchored'; line: DiffLine } | { state: 'moved'; line: DiffLine } | { state: 'outdated' };
 
 /**
  * Places a line note written against an earlier round. It stays on its line when that

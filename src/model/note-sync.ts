@@ -49,5 +49,11 @@ export function isNewer(there: Note, mine: Note): boolean {
 export function bodyOf(note: Note | null): NoteBody | null {
   if (!note) return null;
   const { at: _at, ...rest } = note;
-  return { text: rest.text, title: rest.title, refs: rest.refs, ...(rest.quote !== undefined ? { quote: rest.quote } : {}), ...(rest.kind !== undefined ? { kind: rest.kind } : {}) };
+  return {
+    text: rest.text,
+    title: rest.title,
+    refs: rest.refs,
+    ...(rest.quote !== undefined ? { quote: rest.quote } : {}),
+    ...(rest.kind !== undefined ? { kind: rest.kind } : {}),
+  };
 }

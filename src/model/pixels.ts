@@ -122,7 +122,11 @@ export function fits(rect: Rect, size: Size): boolean {
  * outside every image. A frame that fits one image but not the other (the sheet grew or shrank)
  * is compared, the missing part counting as transparent.
  */
-export function compareFrames<F extends Rect>(frames: F[], mask: ChangeMask, sizes: { before: Size | null; after: Size | null }): FrameReport<F> {
+export function compareFrames<F extends Rect>(
+  frames: F[],
+  mask: ChangeMask,
+  sizes: { before: Size | null; after: Size | null },
+): FrameReport<F> {
   const report: FrameReport<F> = { changed: [], unchanged: [], outside: [], changedOutsideFrames: 0 };
   const sides = (['before', 'after'] as const).filter((side) => sizes[side] !== null);
   const covered = new Uint8Array(mask.width * mask.height);
@@ -143,7 +147,8 @@ export function compareFrames<F extends Rect>(frames: F[], mask: ChangeMask, siz
 
 function cover(covered: Uint8Array, width: number, rect: Rect): void {
   const height = covered.length / width;
-  for (let y = rect.y; y < Math.min(height, rect.y + rect.h); y++) covered.fill(1, y * width + rect.x, y * width + Math.min(width, rect.x + rect.w));
+  for (let y = rect.y; y < Math.min(height, rect.y + rect.h); y++)
+    covered.fill(1, y * width + rect.x, y * width + Math.min(width, rect.x + rect.w));
 }
 
 /** The pixels of `rect` cut from `p`; whatever lies outside `p` (or all of it, when `p` is null) is transparent. */

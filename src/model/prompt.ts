@@ -46,7 +46,10 @@ export function notesMarkdown(notes: Notes['notes'], context: NotesContext = {})
 type Entry = [string, Note];
 
 /** Card notes in cards.json order, then files in material order, each file's notes by line. */
-function groupNotes(notes: Notes['notes'], { cards = [], material = [] }: NotesContext): { cardNotes: Entry[]; files: Map<string, Entry[]> } {
+function groupNotes(
+  notes: Notes['notes'],
+  { cards = [], material = [] }: NotesContext,
+): { cardNotes: Entry[]; files: Map<string, Entry[]> } {
   const cardOrder = new Map(cards.map((card, i) => [card.id, i]));
   const fileOrder = new Map(material.map((entry, i) => [entry.ref, i]));
   const cardNotes: Entry[] = [];
@@ -66,11 +69,17 @@ function groupNotes(notes: Notes['notes'], { cards = [], material = [] }: NotesC
 const rank = (order: Map<string, number>, key: string) => order.get(key) ?? order.size;
 
 /** The file's own note first, then line notes by number, the old side before the new on the same number. */
-const lineOrder = (target: NoteTarget) => (target.kind === 'line' ? target.line * 2 + (target.side === '+' ? 1 : 0) + 1 : 0);
+const lineOrder = (target: NoteTarget) =>
+  target.kind === 'line' ? target.line * 2 + (target.side === '+' ? 1 : 0) + 1 : 0;
 
 function noteMarkdown(level: string, key: string, note: Note, context: NotesContext): string {
   const target = parseNoteKey(key);
-  const where = target.kind === 'card' ? `card \`${target.id}\`` : target.kind === 'file' ? `file \`${target.ref}\`` : `\`${target.ref}\` line ${target.side}${target.line}`;
+  const where =
+    target.kind === 'card'
+      ? `card \`${target.id}\``
+      : target.kind === 'file'
+        ? `file \`${target.ref}\``
+        : `\`${target.ref}\` line ${target.side}${target.line}`;
   const thread = context.threads?.get(key);
   const heading = `${level} ${note.kind === 'question' ? 'Question' : 'Change'} on ${where}: ${note.title}${thread?.answered ? ' (answered)' : ''}`;
   const lines = [heading, '', `- key: \`${key}\``];

@@ -17,7 +17,11 @@ export interface Thread {
  * The thread of every note. `capturedAt` is the material's `generated` time: the agent
  * answers by writing cards, then captures a new round (the skill says so).
  */
-export function noteThreads(notes: Record<string, Note>, cards: Card[], capturedAt: string | null): Map<string, Thread> {
+export function noteThreads(
+  notes: Record<string, Note>,
+  cards: Card[],
+  capturedAt: string | null,
+): Map<string, Thread> {
   const threads = new Map<string, Thread>();
   for (const [key, note] of Object.entries(notes)) {
     const addressedBy = cards.filter((card) => card.addresses?.includes(key)).map((card) => card.id);

@@ -123,7 +123,9 @@ export function pairNodes(before: Placed[], after: Placed[]): number[] {
     const depth = before[b]!.entry.depth;
     const free = (byName.get(before[b]!.entry.name) ?? []).filter((a) => !taken[a]);
     if (free.length === 0) continue;
-    const closest = free.reduce((best, a) => (Math.abs(after[a]!.entry.depth - depth) < Math.abs(after[best]!.entry.depth - depth) ? a : best));
+    const closest = free.reduce((best, a) =>
+      Math.abs(after[a]!.entry.depth - depth) < Math.abs(after[best]!.entry.depth - depth) ? a : best,
+    );
     pair(b, closest);
   }
   return toAfter;
@@ -166,7 +168,9 @@ export function diffTrees(beforeEntries: TreeEntry[], afterEntries: TreeEntry[])
 
   const sameParent = (b: number) => {
     const parent = before.nodes[b]!.parent;
-    return parent === -1 ? after.nodes[toAfter[b]!]!.parent === -1 : toAfter[parent] === after.nodes[toAfter[b]!]!.parent;
+    return parent === -1
+      ? after.nodes[toAfter[b]!]!.parent === -1
+      : toAfter[parent] === after.nodes[toAfter[b]!]!.parent;
   };
   // A moved node and everything it took along weigh little, so the rows keep the nodes
   // that stayed in place aligned and the moved block shows where it left and where it landed.
@@ -175,12 +179,21 @@ export function diffTrees(beforeEntries: TreeEntry[], afterEntries: TreeEntry[])
     if (toAfter[b] !== -1) inMovedBlock[b] = !sameParent(b) || (node.parent !== -1 && inMovedBlock[node.parent]!);
   });
   const pairs = toAfter.flatMap((a, b): Array<[number, number]> => (a === -1 ? [] : [[b, a]]));
-  const kept = alignedPairs(pairs, pairs.map(([b]) => (inMovedBlock[b] ? 1 : 1000)));
+  const kept = alignedPairs(
+    pairs,
+    pairs.map(([b]) => (inMovedBlock[b] ? 1 : 1000)),
+  );
   const aligned = new Set(pairs.filter((_, i) => kept.has(i)).map(([b]) => b));
 
   const cell = (side: TreeSide, index: number): TreeCell => {
     const node = (side === 'before' ? before.nodes : after.nodes)[index]!;
-    const result: TreeCell = { name: node.entry.name, depth: node.entry.depth, index, parents: node.parents, status: side === 'before' ? 'removed' : 'added' };
+    const result: TreeCell = {
+      name: node.entry.name,
+      depth: node.entry.depth,
+      index,
+      parents: node.parents,
+      status: side === 'before' ? 'removed' : 'added',
+    };
     if ((side === 'before' ? before.jumps : after.jumps).some((j) => j.index === index)) result.jump = true;
     const b = side === 'before' ? index : toBefore[index]!;
     if (b === -1 || toAfter[b] === -1) return result;
@@ -198,7 +211,12 @@ export function diffTrees(beforeEntries: TreeEntry[], afterEntries: TreeEntry[])
     return result;
   };
 
-  const rows = layRows(pairs.filter((_, i) => kept.has(i)), before.nodes.length, after.nodes.length, cell);
+  const rows = layRows(
+    pairs.filter((_, i) => kept.has(i)),
+    before.nodes.length,
+    after.nodes.length,
+    cell,
+  );
   const counts: Record<TreeStatus, number> = { added: 0, removed: 0, moved: 0, unchanged: 0 };
   for (const row of rows) {
     if (row.after) counts[row.after.status]++;
@@ -208,7 +226,12 @@ export function diffTrees(beforeEntries: TreeEntry[], afterEntries: TreeEntry[])
 }
 
 /** Rows in both sides' own order: each aligned pair on one row, everything between them on rows of its own. */
-function layRows(aligned: Array<[number, number]>, beforeCount: number, afterCount: number, cell: (side: TreeSide, index: number) => TreeCell): TreeRow[] {
+function layRows(
+  aligned: Array<[number, number]>,
+  beforeCount: number,
+  afterCount: number,
+  cell: (side: TreeSide, index: number) => TreeCell,
+): TreeRow[] {
   const rows: TreeRow[] = [];
   let b = 0;
   let a = 0;

@@ -1,7 +1,16 @@
 import { useMemo } from 'react';
 import type { GraphPayload } from '../../schemas/renders/graph';
 import { GraphCanvas } from './graph/GraphCanvas';
-import { checkGraph, danglingSentence, duplicateSentence, MAX_NODES, STATE_SIGN, STATES, stateCounts, type CheckedGraph } from './graph/model';
+import {
+  checkGraph,
+  danglingSentence,
+  duplicateSentence,
+  MAX_NODES,
+  STATE_SIGN,
+  STATES,
+  stateCounts,
+  type CheckedGraph,
+} from './graph/model';
 import { useLayout } from './graph/useLayout';
 import type { RenderProps } from './registry';
 
@@ -15,10 +24,16 @@ export function GraphDraw({ data }: RenderProps<GraphPayload>) {
   const key = JSON.stringify(data.graph);
   const checked = useMemo(() => checkGraph(data.graph), [key]); // eslint-disable-line react-hooks/exhaustive-deps
   const layout = useLayout(checked);
-  const problems = [danglingSentence(checked.dangling), duplicateSentence(checked.duplicates)].filter((s) => s !== null);
+  const problems = [danglingSentence(checked.dangling), duplicateSentence(checked.duplicates)].filter(
+    (s) => s !== null,
+  );
   const n = checked.nodes.length;
   return (
-    <div className="inv-graph" data-phase={layout.phase} data-layout-ms={layout.phase === 'drawn' ? layout.ms : undefined}>
+    <div
+      className="inv-graph"
+      data-phase={layout.phase}
+      data-layout-ms={layout.phase === 'drawn' ? layout.ms : undefined}
+    >
       {problems.map((problem) => (
         <p key={problem} className="inv-graph-problem" role="note">
           {problem}
@@ -50,9 +65,16 @@ export function GraphDraw({ data }: RenderProps<GraphPayload>) {
 function Legend({ graph }: { graph: CheckedGraph }) {
   const counts = stateCounts(graph);
   const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
-  const parts = (c: { nodes: number; edges: number }) => [c.nodes > 0 && plural(c.nodes, 'node'), c.edges > 0 && plural(c.edges, 'edge')].filter(Boolean).join(', ');
-  const unchanged = { nodes: graph.nodes.filter((x) => !x.state).length, edges: graph.edges.filter((x) => !x.state).length };
-  const rows = [...STATES.map((state) => ({ state, sign: STATE_SIGN[state], count: counts[state] })), { state: 'unchanged', sign: '', count: unchanged }];
+  const parts = (c: { nodes: number; edges: number }) =>
+    [c.nodes > 0 && plural(c.nodes, 'node'), c.edges > 0 && plural(c.edges, 'edge')].filter(Boolean).join(', ');
+  const unchanged = {
+    nodes: graph.nodes.filter((x) => !x.state).length,
+    edges: graph.edges.filter((x) => !x.state).length,
+  };
+  const rows = [
+    ...STATES.map((state) => ({ state, sign: STATE_SIGN[state], count: counts[state] })),
+    { state: 'unchanged', sign: '', count: unchanged },
+  ];
   return (
     <div className="inv-graph-legend">
       <span className="inv-graph-total">

@@ -16,7 +16,11 @@ export function ImageDraw({ entries, api, data }: RenderProps<ImagePayload>) {
   const withheld = images.filter((entry) => entry.withheld);
   const shown = images.filter((entry) => !entry.withheld);
   if (images.length === 0) {
-    return <p className="inv-render-absent">This card names no image file (PNG, JPEG, GIF, WebP, AVIF, BMP, ICO) to draw; the diff below shows the change.</p>;
+    return (
+      <p className="inv-render-absent">
+        This card names no image file (PNG, JPEG, GIF, WebP, AVIF, BMP, ICO) to draw; the diff below shows the change.
+      </p>
+    );
   }
   return (
     <div className="inv-img-render">

@@ -37,7 +37,8 @@ export function defineRender<T>(schema: z.ZodType<T>, Draw: ComponentType<Render
  * Render kinds this viewer draws, one file each. `code` (or no render) is the diff
  * itself and needs no entry. Register a new kind with one line here.
  */
-const RENDERS: Partial<Record<RenderKind, Render<any>>> = { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each render has its own payload type
+const RENDERS: Partial<Record<RenderKind, Render<any>>> = {
   graph: defineRender(GraphPayload, GraphDraw),
   image: defineRender(ImagePayload, ImageDraw),
   tree: defineRender(TreePayload, TreeDraw),
@@ -46,16 +47,22 @@ const RENDERS: Partial<Record<RenderKind, Render<any>>> = { // eslint-disable-li
 };
 
 /** The drawing a card asks for with its validated payload, or why there is none. Either way the diff is shown. */
-export function renderFor(card: Card): { Draw: ComponentType<RenderProps<unknown>>; data: unknown } | { absent: string } | null {
+export function renderFor(
+  card: Card,
+): { Draw: ComponentType<RenderProps<unknown>>; data: unknown } | { absent: string } | null {
   const kind = card.render ?? 'code';
   if (kind === 'code') return null;
   const render = RENDERS[kind];
-  if (!render) return { absent: `This card asks for a ${kind} drawing, which this viewer does not draw; the diff below shows the change.` };
+  if (!render)
+    return {
+      absent: `This card asks for a ${kind} drawing, which this viewer does not draw; the diff below shows the change.`,
+    };
   const parsed = render.schema.safeParse(card.payload);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = ['payload', ...issue.path].join('.');
-    const problem = card.payload === undefined || card.payload === null ? 'the card has no payload.' : `${where}: ${issue.message}.`;
+    const problem =
+      card.payload === undefined || card.payload === null ? 'the card has no payload.' : `${where}: ${issue.message}.`;
     return { absent: `The ${kind} drawing is absent: ${problem} The diff below shows the change.` };
   }
   return { Draw: render.Draw as ComponentType<RenderProps<unknown>>, data: parsed.data };

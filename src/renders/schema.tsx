@@ -1,10 +1,22 @@
 import { useMemo } from 'react';
 import type { SchemaPayload } from '../../schemas/renders/schema';
-import { diffSchema, typeOf, type DuplicateField, type FieldEntry, type FieldRow, type FieldStatus } from '../model/schema-diff';
+import {
+  diffSchema,
+  typeOf,
+  type DuplicateField,
+  type FieldEntry,
+  type FieldRow,
+  type FieldStatus,
+} from '../model/schema-diff';
 import type { RenderProps } from './registry';
 
 const SIGN: Record<FieldStatus, string> = { added: '+', removed: '−', 'type changed': '≠', unchanged: '=' };
-const SLUG: Record<FieldStatus, string> = { added: 'added', removed: 'removed', 'type changed': 'changed', unchanged: 'unchanged' };
+const SLUG: Record<FieldStatus, string> = {
+  added: 'added',
+  removed: 'removed',
+  'type changed': 'changed',
+  unchanged: 'unchanged',
+};
 
 /** One row per field: what happened to it, its type before and after, and the agent's notes. */
 export function SchemaDraw({ data }: RenderProps<SchemaPayload>) {
@@ -18,7 +30,8 @@ export function SchemaDraw({ data }: RenderProps<SchemaPayload>) {
       {diff.duplicates.length > 0 && <Duplicates duplicates={diff.duplicates} />}
       <table className="inv-schema-table">
         <caption>
-          Fields before and after: {added} added · {removed} removed · {diff.counts['type changed']} type changed · {unchanged} unchanged
+          Fields before and after: {added} added · {removed} removed · {diff.counts['type changed']} type changed ·{' '}
+          {unchanged} unchanged
         </caption>
         <thead>
           <tr>
@@ -53,7 +66,11 @@ export function SchemaDraw({ data }: RenderProps<SchemaPayload>) {
 function TypeCell({ field, side }: { field: FieldEntry | null; side: 'before' | 'after' }) {
   if (!field) return <td className="inv-schema-type inv-muted">{side === 'before' ? '— (new field)' : '— (gone)'}</td>;
   const type = typeOf(field);
-  return <td className="inv-schema-type">{type === null ? <em className="inv-muted">no type stated</em> : <code>{type}</code>}</td>;
+  return (
+    <td className="inv-schema-type">
+      {type === null ? <em className="inv-muted">no type stated</em> : <code>{type}</code>}
+    </td>
+  );
 }
 
 /** The note to show: the one there is, or the new one with the old one under it when they differ. */

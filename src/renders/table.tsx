@@ -23,7 +23,8 @@ export function TableDraw({ data }: RenderProps<TablePayload>) {
       <div className="inv-table-scroll" role="region" aria-label="Table, scrolls sideways when wide" tabIndex={0}>
         <table className="inv-table-grid">
           <caption>
-            {rows.length} {rows.length === 1 ? 'row' : 'rows'} × {columns.length} {columns.length === 1 ? 'column' : 'columns'}
+            {rows.length} {rows.length === 1 ? 'row' : 'rows'} × {columns.length}{' '}
+            {columns.length === 1 ? 'column' : 'columns'}
           </caption>
           <thead>
             <tr>
@@ -58,7 +59,8 @@ export function TableDraw({ data }: RenderProps<TablePayload>) {
 }
 
 function Cell({ cells, at, columns }: { cells: TableCell[]; at: number; columns: number }) {
-  if (at >= cells.length) return at < columns ? <td className="inv-table-missing">no cell</td> : <td className="inv-table-blank" />;
+  if (at >= cells.length)
+    return at < columns ? <td className="inv-table-missing">no cell</td> : <td className="inv-table-blank" />;
   const value = cells[at];
   const extra = at >= columns ? ' inv-table-extra' : '';
   if (value === null)
@@ -84,8 +86,8 @@ function RaggedReport({ ragged, columns }: { ragged: Ragged[]; columns: number }
       : `row ${r.row} has ${r.cells} (${r.cells - columns} extra, shown under “extra”)`;
   return (
     <p className="inv-drawing-report" role="note">
-      ⚠ {ragged.length === 1 ? 'One row does' : `${ragged.length} rows do`} not have {columns} {columns === 1 ? 'cell' : 'cells'}, one per
-      column: {shown.map(says).join('; ')}
+      ⚠ {ragged.length === 1 ? 'One row does' : `${ragged.length} rows do`} not have {columns}{' '}
+      {columns === 1 ? 'cell' : 'cells'}, one per column: {shown.map(says).join('; ')}
       {ragged.length > shown.length ? `; and ${ragged.length - shown.length} more rows` : ''}.
     </p>
   );

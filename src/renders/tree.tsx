@@ -8,7 +8,8 @@ const SIGN: Record<TreeStatus, string> = { added: '+', removed: '−', moved: '�
 /** Two indented hierarchies side by side, row by row, with added, removed and moved nodes marked in words. */
 export function TreeDraw({ data }: RenderProps<TreePayload>) {
   const diff = useMemo(() => diffTrees(data.before, data.after), [data]);
-  if (diff.rows.length === 0) return <p className="inv-drawing-note">Both trees are empty: there is nothing to draw.</p>;
+  if (diff.rows.length === 0)
+    return <p className="inv-drawing-note">Both trees are empty: there is nothing to draw.</p>;
   const { added, removed, moved, unchanged } = diff.counts;
   return (
     <div className="inv-hier">
@@ -40,7 +41,11 @@ function Side({ cell, side }: { cell: TreeCell | null; side: TreeSide }) {
   if (!cell) return <td className="inv-hier-cell inv-hier-none" />;
   const name = cell.name === '' ? <em className="inv-muted">(no name)</em> : cell.name;
   return (
-    <td className={`inv-hier-cell inv-hier-${cell.status}`} data-status={cell.status} style={{ '--depth': cell.depth } as CSSProperties}>
+    <td
+      className={`inv-hier-cell inv-hier-${cell.status}`}
+      data-status={cell.status}
+      style={{ '--depth': cell.depth } as CSSProperties}
+    >
       <span className="inv-hier-sign" aria-hidden="true">
         {SIGN[cell.status]}
       </span>
@@ -64,8 +69,9 @@ function DepthJumps({ jumps }: { jumps: DepthJump[] }) {
   return (
     <div className="inv-drawing-report" role="note">
       <p>
-        ⚠ {jumps.length === 1 ? 'One entry is' : `${jumps.length} entries are`} more than one level deeper than the entry above it,
-        so levels in between are missing from the payload. Drawn at the depth given, under the nearest shallower entry:
+        ⚠ {jumps.length === 1 ? 'One entry is' : `${jumps.length} entries are`} more than one level deeper than the
+        entry above it, so levels in between are missing from the payload. Drawn at the depth given, under the nearest
+        shallower entry:
       </p>
       <ul>
         {jumps.map((jump) => (

@@ -2,7 +2,17 @@ import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { NoteSeen, NotesState } from '../../schemas/api';
 import { noteRecord, setNote, type Note } from '../../schemas/notes';
 import { ApiFailure, type Api } from '../api/client';
-import { bodyOf, isNewer, sameNote, sameSeen, seenOf, shownFrom, withEntry, type NoteBody, type Written } from '../model/note-sync';
+import {
+  bodyOf,
+  isNewer,
+  sameNote,
+  sameSeen,
+  seenOf,
+  shownFrom,
+  withEntry,
+  type NoteBody,
+  type Written,
+} from '../model/note-sync';
 import { readStored, writeStored } from './storage';
 import { useSyncedState } from './useSyncedState';
 
@@ -51,7 +61,6 @@ interface Draft {
   seen: NoteSeen | null;
 }
 
-
 const DRAFTS = 'drafts';
 const PAUSE_MS = 500;
 /** How soon a draft is handed to the server to keep, well before it is sent as a note. */
@@ -83,7 +92,10 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
         ? 'notes.json does not match the contract; notes cannot be saved until it is fixed.'
         : null;
 
-  const setStatus = useCallback((key: string, status: NoteStatus | null) => setStatuses((s) => withEntry(s, key, status)), [setStatuses]);
+  const setStatus = useCallback(
+    (key: string, status: NoteStatus | null) => setStatuses((s) => withEntry(s, key, status)),
+    [setStatuses],
+  );
   const storeDrafts = useCallback((next: Map<string, Draft>) => writeStored(DRAFTS, [...next]), []);
   /** Replaces the drafts, in storage too. */
   const putDrafts = useCallback(
@@ -166,7 +178,9 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
         if (cancelled) return;
         const kept = list.drafts.filter((d) => !draftsRef.current.has(d.key));
         if (kept.length === 0) return;
-        putDrafts((d) => new Map([...d, ...kept.map((k) => [k.key, { body: k.body as NoteBody, seen: k.seen }] as const)]));
+        putDrafts(
+          (d) => new Map([...d, ...kept.map((k) => [k.key, { body: k.body as NoteBody, seen: k.seen }] as const)]),
+        );
         for (const { key } of kept) send(key);
       },
       () => {},
@@ -217,7 +231,10 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
   const write = useCallback(
     (key: string, body: NoteBody) => {
       const before = draftsRef.current.get(key);
-      const draft: Draft = { body, seen: before ? before.seen : seenOf(shownFrom(writtenRef.current, serverNotes, key)) };
+      const draft: Draft = {
+        body,
+        seen: before ? before.seen : seenOf(shownFrom(writtenRef.current, serverNotes, key)),
+      };
       putDrafts((d) => withEntry(d, key, draft));
       keep(key);
       const state = statusesRef.current.get(key)?.state;

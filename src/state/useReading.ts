@@ -11,7 +11,10 @@ export function useReading() {
   const [history, setHistory] = useStored<Partial<Record<Intent, DetailHistory>>>('detail-history', {});
   const [details, setDetails] = useStored<Record<string, Detail>>('details', {});
 
-  const detailOf = useCallback((id: string, intent: Intent) => details[id] ?? startingDetail(intent, history[intent]), [details, history]);
+  const detailOf = useCallback(
+    (id: string, intent: Intent) => details[id] ?? startingDetail(intent, history[intent]),
+    [details, history],
+  );
   const setDetail = useCallback(
     (id: string, intent: Intent, to: Detail) => {
       const from = details[id] ?? startingDetail(intent, history[intent]);
@@ -20,7 +23,10 @@ export function useReading() {
     },
     [details, history, setDetails, setHistory],
   );
-  const predict = useCallback((id: string, p: Prediction) => setPredictions((old) => ({ ...old, [id]: p })), [setPredictions]);
+  const predict = useCallback(
+    (id: string, p: Prediction) => setPredictions((old) => ({ ...old, [id]: p })),
+    [setPredictions],
+  );
 
   return { predictions, predict, budgetMinutes, setBudgetMinutes, detailOf, setDetail };
 }

@@ -46,7 +46,12 @@ export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => n
           setReview((r) => {
             if (file === 'cards') {
               const cards = state as CardsState;
-              const lastGoodCards = cards.state === 'ok' ? { data: cards.data, invalid: cards.invalid } : cards.state === 'missing' ? null : r.lastGoodCards;
+              const lastGoodCards =
+                cards.state === 'ok'
+                  ? { data: cards.data, invalid: cards.invalid }
+                  : cards.state === 'missing'
+                    ? null
+                    : r.lastGoodCards;
               return { ...r, cards, lastGoodCards, connection: null };
             }
             if (file === 'notes') return { ...r, notes: state as NotesState, notesSeq: mine, connection: null };

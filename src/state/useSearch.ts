@@ -20,7 +20,11 @@ const DEBOUNCE_MS = 120;
 export function useSearch(api: Api, order: Map<string, number>, version: string) {
   const [text, setText] = useState('');
   const [options, setOptions] = useState<SearchOptions>({ caseSensitive: false, wholeWord: false, regex: false });
-  const [answer, setAnswer] = useState<{ result: SearchResult | null; error: string | null; for: string }>({ result: null, error: null, for: '' });
+  const [answer, setAnswer] = useState<{ result: SearchResult | null; error: string | null; for: string }>({
+    result: null,
+    error: null,
+    for: '',
+  });
   const [at, setAt] = useState(-1);
   const key = JSON.stringify([text, options, version]);
 
@@ -28,7 +32,12 @@ export function useSearch(api: Api, order: Map<string, number>, version: string)
     if (!text) return setAnswer({ result: null, error: null, for: key });
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      const query = { q: text, case: flag(options.caseSensitive), word: flag(options.wholeWord), regex: flag(options.regex) };
+      const query = {
+        q: text,
+        case: flag(options.caseSensitive),
+        word: flag(options.wholeWord),
+        regex: flag(options.regex),
+      };
       api.search(query, controller.signal).then(
         (result) => setAnswer({ result, error: null, for: key }),
         (error: Error) => !controller.signal.aborted && setAnswer({ result: null, error: error.message, for: key }),
@@ -47,7 +56,18 @@ export function useSearch(api: Api, order: Map<string, number>, version: string)
     setAt(next);
     return matches[next] ?? null;
   };
-  return { text, setText, options, setOptions, result: answer.result, error: answer.error, pending: !!text && answer.for !== key, matches, at, step };
+  return {
+    text,
+    setText,
+    options,
+    setOptions,
+    result: answer.result,
+    error: answer.error,
+    pending: !!text && answer.for !== key,
+    matches,
+    at,
+    step,
+  };
 }
 
 export type SearchState = ReturnType<typeof useSearch>;

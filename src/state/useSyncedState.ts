@@ -4,7 +4,9 @@ import { useCallback, useRef, useState } from 'react';
  * State kept in a ref that changes at once, with a render after: `set` computes from the
  * latest value, not from the last rendered one.
  */
-export function useSyncedState<T>(initial: () => T): [T, { readonly current: T }, (change: T | ((old: T) => T)) => void] {
+export function useSyncedState<T>(
+  initial: () => T,
+): [T, { readonly current: T }, (change: T | ((old: T) => T)) => void] {
   const [value, setValue] = useState(initial);
   const ref = useRef(value);
   const set = useCallback((change: T | ((old: T) => T)) => {

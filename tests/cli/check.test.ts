@@ -52,7 +52,10 @@ async function repoWithRound(): Promise<string> {
 let dir = '';
 
 async function writeReview(file: 'cards.json' | 'notes.json', content: unknown): Promise<void> {
-  await writeFile(path.join(dir, '.review', file), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+  await writeFile(
+    path.join(dir, '.review', file),
+    typeof content === 'string' ? content : JSON.stringify(content, null, 2),
+  );
 }
 
 async function check(...args: string[]) {
@@ -60,10 +63,15 @@ async function check(...args: string[]) {
   return { ...result, lines: result.stdout.trimEnd().split('\n') };
 }
 
-async function checkJson(...args: string[]): Promise<{ code: number | null; errors: number; warnings: number; findings: Finding[] }> {
+async function checkJson(
+  ...args: string[]
+): Promise<{ code: number | null; errors: number; warnings: number; findings: Finding[] }> {
   const result = await runCli(['check', '--json', ...args], { cwd: dir });
   expect(result.stderr).toBe('');
-  return { code: result.code, ...(JSON.parse(result.stdout) as { errors: number; warnings: number; findings: Finding[] }) };
+  return {
+    code: result.code,
+    ...(JSON.parse(result.stdout) as { errors: number; warnings: number; findings: Finding[] }),
+  };
 }
 
 describe('involut check', () => {
@@ -82,16 +90,24 @@ describe('involut check', () => {
 
   it('runs from a subfolder of the repository, and on another one with --repo', async () => {
     await writeReview('cards.json', goodCards());
-    expect(await runCli(['check'], { cwd: path.join(dir, 'src') })).toMatchObject({ code: 0, stdout: 'cards.json is clean\n' });
+    expect(await runCli(['check'], { cwd: path.join(dir, 'src') })).toMatchObject({
+      code: 0,
+      stdout: 'cards.json is clean\n',
+    });
     const { dir: elsewhere } = await gitRepo();
-    expect(await runCli(['check', '--repo', dir], { cwd: elsewhere })).toMatchObject({ code: 0, stdout: 'cards.json is clean\n' });
+    expect(await runCli(['check', '--repo', dir], { cwd: elsewhere })).toMatchObject({
+      code: 0,
+      stdout: 'cards.json is clean\n',
+    });
   });
 
   it('reports cards.json that is not JSON with its line and column', async () => {
     await writeReview('cards.json', '{\n  "contract": 1,\n  "cards": [}\n');
     const result = await check();
     expect(result.code).toBe(1);
-    expect(result.lines[0]).toBe("error cards.json: cards.json is not valid JSON at line 3, column 13 (Unexpected token '}').");
+    expect(result.lines[0]).toBe(
+      "error cards.json: cards.json is not valid JSON at line 3, column 13 (Unexpected token '}').",
+    );
     expect(result.lines[1]).toMatch(/^ {2}fix: /);
     expect(result.lines.at(-1)).toBe('1 error, 0 warnings');
     const json = await checkJson();
@@ -106,13 +122,31 @@ describe('involut check', () => {
     expect(result.stdout).toContain('error cards.json: In cards.json, `cards` should be a list, not an object.');
   });
 
-  type Case = [name: string, change: (cards: CardJson[]) => void, code: string, card: string | undefined, message: RegExp];
+  type Case = [
+    name: string,
+    change: (cards: CardJson[]) => void,
+    code: string,
+    card: string | undefined,
+    message: RegExp,
+  ];
 
   const errors: Case[] = [
-    ['a field of the wrong shape, per card by id', (c) => (c[1]!.intent = 'feature'), 'card-schema', 'c_2', /`intent` is "feature", not one of structure, behavior/],
+    [
+      'a field of the wrong shape, per card by id',
+      (c) => (c[1]!.intent = 'feature'),
+      'card-schema',
+      'c_2',
+      /`intent` is "feature", not one of structure, behavior/,
+    ],
     ['a missing field', (c) => delete c[0]!.refs, 'card-schema', 'c_1', /`refs` is missing/],
     ['a repeated id', (c) => (c[1]!.id = 'c_1'), 'duplicate-id', 'c_1', /Cards 1 and 2 have the same id "c_1"/],
-    ['continues naming an unknown id', (c) => (c[1]!.continues = 'c_9'), 'unknown-continues', 'c_2', /`continues` names "c_9", which is no card's id/],
+    [
+      'continues naming an unknown id',
+      (c) => (c[1]!.continues = 'c_9'),
+      'unknown-continues',
+      'c_2',
+      /`continues` names "c_9", which is no card's id/,
+    ],
     [
       "a mark on a file that is not one of its card's refs",
       (c) => (c[1]!.marks = [{ ref: 'src/limit.ts', at: 'LIMIT', text: 'x' }]),
@@ -135,7 +169,16 @@ describe('involut check', () => {
     const json = await checkJson();
     expect(json.code).toBe(1);
     expect(json.errors).toBeGreaterThan(0);
-    expect(json.findings).toContainEqual(expect.objectContaining({ level: 'error', code, card, file: 'cards.json', message: expect.stringMatching(message), fix: expect.any(String) }));
+    expect(json.findings).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        code,
+        card,
+        file: 'cards.json',
+        message: expect.stringMatching(message),
+        fix: expect.any(String),
+      }),
+    );
   });
 
   it('names a card without an id by its place in the list', async () => {
@@ -150,12 +193,48 @@ describe('involut check', () => {
   });
 
   const warnings: Case[] = [
-    ['a ref that is not in the material', (c) => (c[0]!.refs = ['src/limit.ts', 'src/gone.ts']), 'unknown-ref', 'c_1', /"src\/gone.ts" is not a changed file of this round/],
-    ["a mark whose at matches no line of its file's diff", (c) => (c[0]!.marks = [{ ref: 'src/limit.ts', at: 'LIMIT = 40', text: 'x' }]), 'mark-unmatched', 'c_1', /The mark at "LIMIT = 40" matches no line of src\/limit.ts's diff/],
-    ['a changed file no card claims', (c) => c.pop(), 'unclaimed', undefined, /1 changed file is on no card: README.md/],
-    ['a card without minutes', (c) => delete c[1]!.minutes, 'no-minutes', 'c_2', /The card does not say how many minutes it takes to understand/],
-    ['addresses naming a note key not in notes.json', (c) => (c[1]!.addresses = ['file:nope.ts']), 'unknown-note', 'c_2', /`addresses` names "file:nope.ts", which is not a note in notes.json/],
-    ['a payload its render cannot draw', (c) => Object.assign(c[0]!, { render: 'tree', payload: { before: [] } }), 'payload', 'c_1', /The card asks for a tree drawing but its `payload.after` is missing/],
+    [
+      'a ref that is not in the material',
+      (c) => (c[0]!.refs = ['src/limit.ts', 'src/gone.ts']),
+      'unknown-ref',
+      'c_1',
+      /"src\/gone.ts" is not a changed file of this round/,
+    ],
+    [
+      "a mark whose at matches no line of its file's diff",
+      (c) => (c[0]!.marks = [{ ref: 'src/limit.ts', at: 'LIMIT = 40', text: 'x' }]),
+      'mark-unmatched',
+      'c_1',
+      /The mark at "LIMIT = 40" matches no line of src\/limit.ts's diff/,
+    ],
+    [
+      'a changed file no card claims',
+      (c) => c.pop(),
+      'unclaimed',
+      undefined,
+      /1 changed file is on no card: README.md/,
+    ],
+    [
+      'a card without minutes',
+      (c) => delete c[1]!.minutes,
+      'no-minutes',
+      'c_2',
+      /The card does not say how many minutes it takes to understand/,
+    ],
+    [
+      'addresses naming a note key not in notes.json',
+      (c) => (c[1]!.addresses = ['file:nope.ts']),
+      'unknown-note',
+      'c_2',
+      /`addresses` names "file:nope.ts", which is not a note in notes.json/,
+    ],
+    [
+      'a payload its render cannot draw',
+      (c) => Object.assign(c[0]!, { render: 'tree', payload: { before: [] } }),
+      'payload',
+      'c_1',
+      /The card asks for a tree drawing but its `payload.after` is missing/,
+    ],
   ];
 
   it.each(warnings)('exits 0 on %s, 1 with --strict', async (_name, change, code, card, message) => {
@@ -164,11 +243,20 @@ describe('involut check', () => {
     await writeReview('cards.json', cards);
     const result = await check();
     expect(result.code).toBe(0);
-    expect(result.lines).toContainEqual(expect.stringMatching(new RegExp(`^warning ${card ?? 'cards.json'}: ${message.source}`)));
+    expect(result.lines).toContainEqual(
+      expect.stringMatching(new RegExp(`^warning ${card ?? 'cards.json'}: ${message.source}`)),
+    );
     expect(result.lines.at(-1)).toBe('0 errors, 1 warning');
     const json = await checkJson();
     expect(json).toMatchObject({ code: 0, errors: 0, warnings: 1 });
-    expect(json.findings).toEqual([expect.objectContaining({ level: 'warning', code, ...(card ? { card } : {}), message: expect.stringMatching(message) })]);
+    expect(json.findings).toEqual([
+      expect.objectContaining({
+        level: 'warning',
+        code,
+        ...(card ? { card } : {}),
+        message: expect.stringMatching(message),
+      }),
+    ]);
     expect((await check('--strict')).code).toBe(1);
   });
 
@@ -177,7 +265,10 @@ describe('involut check', () => {
     cards.cards[1]!.addresses = ['c_1', 'line:src/limit.ts:+1'];
     await writeReview('cards.json', cards);
     const note = { title: 't', refs: ['src/limit.ts'], text: 'why?', at: '2026-01-01T00:00:00Z' };
-    await writeReview('notes.json', { contract: 1, notes: { c_1: note, 'line:src/limit.ts:+1': { ...note, quote: '+export const LIMIT = 30;', kind: 'question' } } });
+    await writeReview('notes.json', {
+      contract: 1,
+      notes: { c_1: note, 'line:src/limit.ts:+1': { ...note, quote: '+export const LIMIT = 30;', kind: 'question' } },
+    });
     expect(await check()).toMatchObject({ code: 0, stdout: 'cards.json is clean\n' });
     await rm(path.join(dir, '.review', 'notes.json'));
   });
@@ -193,7 +284,14 @@ describe('involut check', () => {
     await writeReview('notes.json', { contract: 1, notes: { c_1: { title: 't', refs: [], at: 'now' } } });
     const invalid = await checkJson();
     expect(invalid.code).toBe(1);
-    expect(invalid.findings).toEqual([expect.objectContaining({ level: 'error', code: 'notes-schema', file: 'notes.json', message: 'In notes.json, `notes.c_1.text` is missing.' })]);
+    expect(invalid.findings).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        code: 'notes-schema',
+        file: 'notes.json',
+        message: 'In notes.json, `notes.c_1.text` is missing.',
+      }),
+    ]);
     await rm(path.join(dir, '.review', 'notes.json'));
   });
 
@@ -205,7 +303,12 @@ describe('involut check', () => {
     await writeReview('cards.json', cards);
     const result = await check();
     expect(result.code).toBe(1);
-    expect(result.lines.filter((l) => /^(error|warning) /.test(l)).map((l) => l.split(':')[0])).toEqual(['error c_1', 'warning c_1', 'error c_2', 'warning cards.json']);
+    expect(result.lines.filter((l) => /^(error|warning) /.test(l)).map((l) => l.split(':')[0])).toEqual([
+      'error c_1',
+      'warning c_1',
+      'error c_2',
+      'warning cards.json',
+    ]);
     expect(result.lines.at(-1)).toBe('2 errors, 2 warnings');
     expect(await checkJson()).toMatchObject({ errors: 2, warnings: 2 });
   });
@@ -250,6 +353,8 @@ describe('involut check without the files', () => {
     const result = await runCli(['check', '--repo', path.join(outside, 'no-such-folder')], { cwd: repo });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^involut: .*no-such-folder is not a folder; pass --repo with the folder of your repository\.\n$/);
+    expect(result.stderr).toMatch(
+      /^involut: .*no-such-folder is not a folder; pass --repo with the folder of your repository\.\n$/,
+    );
   });
 });

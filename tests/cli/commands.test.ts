@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { version } from '../../package.json';
 import { Cards } from '../../schemas/cards';
 import { Material } from '../../schemas/material';
-import { assertBuilt, cliPath, gitRepo, isolatedEnv, removeTemporaryFolders, runCli, temporaryFolder } from '../helpers/cli';
+import {
+  assertBuilt,
+  cliPath,
+  gitRepo,
+  isolatedEnv,
+  removeTemporaryFolders,
+  runCli,
+  temporaryFolder,
+} from '../helpers/cli';
 
 beforeAll(assertBuilt);
 afterAll(removeTemporaryFolders);
@@ -53,7 +61,9 @@ describe('involut rounds on success', () => {
     const { dir } = await repoWithChanges();
     const result = await runCli(['rounds', '--quiet'], { cwd: dir });
     expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
-    expect(Material.safeParse(JSON.parse(await readFile(path.join(dir, '.review', 'material.json'), 'utf8'))).success).toBe(true);
+    expect(
+      Material.safeParse(JSON.parse(await readFile(path.join(dir, '.review', 'material.json'), 'utf8'))).success,
+    ).toBe(true);
   });
 
   it('--json prints the summary as data; material.json agrees with it', async () => {
@@ -111,7 +121,10 @@ describe('involut demo', () => {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the demo was not ready within 60 s: ${stdout} ${stderr}`)), 60_000);
+      const timer = setTimeout(
+        () => reject(new Error(`the demo was not ready within 60 s: ${stdout} ${stderr}`)),
+        60_000,
+      );
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
         stdout += chunk;
         if (ready(stdout)) {
@@ -121,7 +134,10 @@ describe('involut demo', () => {
       });
       void exited.then(() => reject(new Error(`the demo exited before it was ready: ${stderr}`)));
     });
-    const folders = () => readdirSync(tmp).filter((name) => name.startsWith('involut-demo-')).map((name) => path.join(tmp, name));
+    const folders = () =>
+      readdirSync(tmp)
+        .filter((name) => name.startsWith('involut-demo-'))
+        .map((name) => path.join(tmp, name));
     return {
       tmp,
       folders,
@@ -158,7 +174,9 @@ describe('involut demo', () => {
     expect(facts.unclaimed).toEqual(['scratch/expire-now.ts']);
     expect(facts.cards_count).toBe(7);
     const material = Material.parse(JSON.parse(await readFile(facts.material, 'utf8')));
-    expect(new Set(material.material.map((m) => m.status))).toEqual(new Set(['added', 'deleted', 'modified', 'renamed']));
+    expect(new Set(material.material.map((m) => m.status))).toEqual(
+      new Set(['added', 'deleted', 'modified', 'renamed']),
+    );
     expect(Cards.parse(JSON.parse(await readFile(facts.cards, 'utf8'))).cards).toHaveLength(7);
 
     // It serves the round it built, like `involut serve`.
@@ -198,7 +216,10 @@ describe('involut demo', () => {
   it('SIGTERM while it is still building serves nothing and still removes its folder', async () => {
     const tmp = await temporaryFolder('involut-demo-tmp-');
     const home = await temporaryFolder('involut-home-');
-    const child = spawn(process.execPath, [cliPath, 'demo', '--no-open', '--port', '0'], { cwd: tmp, env: isolatedEnv(home, { TMPDIR: tmp }) });
+    const child = spawn(process.execPath, [cliPath, 'demo', '--no-open', '--port', '0'], {
+      cwd: tmp,
+      env: isolatedEnv(home, { TMPDIR: tmp }),
+    });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -77,46 +77,62 @@ const usage = (wrong: RegExp): Failure => ({ code: 'usage', exit: 2, wrong, todo
 describe('every error is one sentence on stderr, a non-zero exit, and nothing written', () => {
   it('outside a git repository', async () => {
     const dir = await temporaryFolder();
-    await expectCleanFailure(['rounds'], { cwd: dir }, {
-      code: 'not-a-repo',
-      exit: 1,
-      wrong: new RegExp(`${escape(dir)} is not inside a git working tree`),
-      todo: /run Involut from your repository or pass --repo DIR/,
-    });
+    await expectCleanFailure(
+      ['rounds'],
+      { cwd: dir },
+      {
+        code: 'not-a-repo',
+        exit: 1,
+        wrong: new RegExp(`${escape(dir)} is not inside a git working tree`),
+        todo: /run Involut from your repository or pass --repo DIR/,
+      },
+    );
   });
 
   it('--repo naming a folder that does not exist (was an "Unexpected error" from simple-git)', async () => {
     const dir = await temporaryFolder();
     const missing = path.join(dir, 'no-such-folder');
-    await expectCleanFailure(['rounds', '--repo', missing], { cwd: dir }, {
-      code: 'not-a-repo',
-      exit: 1,
-      wrong: new RegExp(`${escape(missing)} is not a folder`),
-      todo: /pass --repo/,
-    });
+    await expectCleanFailure(
+      ['rounds', '--repo', missing],
+      { cwd: dir },
+      {
+        code: 'not-a-repo',
+        exit: 1,
+        wrong: new RegExp(`${escape(missing)} is not a folder`),
+        todo: /pass --repo/,
+      },
+    );
   });
 
   it('an unknown base ref, after a round: the previous round stays as it was', async () => {
     const { dir } = await gitRepo();
     const first = await runCli(['rounds', '--quiet'], { cwd: dir });
     expect(first.code).toBe(0);
-    await expectCleanFailure(['rounds', '--base', 'no-such-ref'], { cwd: dir }, {
-      code: 'unknown-base',
-      exit: 1,
-      wrong: /Unknown base ref 'no-such-ref'/,
-      todo: /pass a branch, tag or commit id/,
-    });
+    await expectCleanFailure(
+      ['rounds', '--base', 'no-such-ref'],
+      { cwd: dir },
+      {
+        code: 'unknown-base',
+        exit: 1,
+        wrong: /Unknown base ref 'no-such-ref'/,
+        todo: /pass a branch, tag or commit id/,
+      },
+    );
   });
 
   it('a .review that is a file, not a folder', async () => {
     const { dir } = await gitRepo();
     await writeFile(path.join(dir, '.review'), 'not a folder\n');
-    await expectCleanFailure(['rounds'], { cwd: dir }, {
-      code: 'review-not-folder',
-      exit: 1,
-      wrong: /\.review exists but is not a folder/,
-      todo: /move it away/,
-    });
+    await expectCleanFailure(
+      ['rounds'],
+      { cwd: dir },
+      {
+        code: 'review-not-folder',
+        exit: 1,
+        wrong: /\.review exists but is not a folder/,
+        todo: /move it away/,
+      },
+    );
   });
 
   it('an unknown command', async () => {
@@ -141,7 +157,10 @@ describe('every error is one sentence on stderr, a non-zero exit, and nothing wr
 
   it('--base without a value, last or followed by another flag', async () => {
     const { dir } = await gitRepo();
-    for (const args of [['rounds', '--base'], ['rounds', '--base', '--quiet']]) {
+    for (const args of [
+      ['rounds', '--base'],
+      ['rounds', '--base', '--quiet'],
+    ]) {
       const before = await footprint(dir);
       const result = await runCli(args, { cwd: dir });
       expectPlainFailure(result, usage(/Option '--base' needs a value/));
@@ -159,22 +178,30 @@ describe('every error is one sentence on stderr, a non-zero exit, and nothing wr
 
   it('--base together with --since-last', async () => {
     const { dir } = await gitRepo();
-    await expectCleanFailure(['rounds', '--base', 'HEAD', '--since-last'], { cwd: dir }, {
-      code: 'usage',
-      exit: 2,
-      wrong: /either --base REF or --since-last, not both/,
-      todo: /Pass either/,
-    });
+    await expectCleanFailure(
+      ['rounds', '--base', 'HEAD', '--since-last'],
+      { cwd: dir },
+      {
+        code: 'usage',
+        exit: 2,
+        wrong: /either --base REF or --since-last, not both/,
+        todo: /Pass either/,
+      },
+    );
   });
 
   it('--since-last when no round was captured yet', async () => {
     const { dir } = await gitRepo();
-    await expectCleanFailure(['rounds', '--since-last'], { cwd: dir }, {
-      code: 'no-previous-round',
-      exit: 1,
-      wrong: /no previous round/,
-      todo: /run `involut rounds` once without --since-last/,
-    });
+    await expectCleanFailure(
+      ['rounds', '--since-last'],
+      { cwd: dir },
+      {
+        code: 'no-previous-round',
+        exit: 1,
+        wrong: /no previous round/,
+        todo: /run `involut rounds` once without --since-last/,
+      },
+    );
   });
 });
 
@@ -204,23 +231,31 @@ describe.runIf(process.platform !== 'win32' && canDropPrivileges)('a .review tha
     await mkdir(path.join(dir, '.review'));
     await writeFile(path.join(dir, '.review', 'notes.json'), '{"contract":1,"notes":{}}\n');
     await chmod(path.join(dir, '.review'), 0o555);
-    await expectCleanFailure(['rounds'], { cwd: dir, env, uid: unprivileged }, {
-      code: 'review-not-writable',
-      exit: 1,
-      wrong: new RegExp(`${escape(path.join(dir, '.review'))} is not writable`),
-      todo: /fix its permissions/,
-    });
+    await expectCleanFailure(
+      ['rounds'],
+      { cwd: dir, env, uid: unprivileged },
+      {
+        code: 'review-not-writable',
+        exit: 1,
+        wrong: new RegExp(`${escape(path.join(dir, '.review'))} is not writable`),
+        todo: /fix its permissions/,
+      },
+    );
   });
 
   it('no .review yet, in a repository folder without write permission', async () => {
     const { dir, env } = await readableRepo();
     await chmod(dir, 0o555);
-    await expectCleanFailure(['rounds'], { cwd: dir, env, uid: unprivileged }, {
-      code: 'review-not-writable',
-      exit: 1,
-      wrong: new RegExp(`${escape(dir)} is not writable`),
-      todo: /fix its permissions/,
-    });
+    await expectCleanFailure(
+      ['rounds'],
+      { cwd: dir, env, uid: unprivileged },
+      {
+        code: 'review-not-writable',
+        exit: 1,
+        wrong: new RegExp(`${escape(dir)} is not writable`),
+        todo: /fix its permissions/,
+      },
+    );
   });
 });
 

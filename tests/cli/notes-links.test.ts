@@ -18,10 +18,19 @@ describe('involut notes links', () => {
     repo.write('src/a.ts', 'one\ntwo\n');
     const env = childEnv();
     runRounds(repo, env);
-    writeFileSync(repo.review('cards.json'), JSON.stringify({ contract: 1, cards: [{ id: 'c_1', title: 'Two', intent: 'behavior', refs: ['src/a.ts'] }] }));
+    writeFileSync(
+      repo.review('cards.json'),
+      JSON.stringify({ contract: 1, cards: [{ id: 'c_1', title: 'Two', intent: 'behavior', refs: ['src/a.ts'] }] }),
+    );
     writeFileSync(
       repo.review('notes.json'),
-      JSON.stringify({ contract: 1, notes: { c_1: note('Two', ['src/a.ts'], 'Why?'), 'line:src/a.ts:+2': note('src/a.ts line +2', ['src/a.ts'], 'Name it.') } }),
+      JSON.stringify({
+        contract: 1,
+        notes: {
+          c_1: note('Two', ['src/a.ts'], 'Why?'),
+          'line:src/a.ts:+2': note('src/a.ts line +2', ['src/a.ts'], 'Name it.'),
+        },
+      }),
     );
     const notes = () => execFileSync(process.execPath, [CLI, 'notes', '--repo', repo.dir], { env, encoding: 'utf8' });
     expect(notes()).not.toContain('- open:');
@@ -35,8 +44,13 @@ describe('involut notes links', () => {
         expect(link.origin).toBe(server.base);
         expect(new URLSearchParams(link.hash.slice(1)).get('token')).toBe(server.token);
       }
-      const places = links.map((link) => Object.fromEntries([...new URLSearchParams(link.hash.slice(1))].filter(([k]) => k !== 'token')));
-      expect(places).toEqual([{ mode: 'cards', card: 'c_1' }, { mode: 'raw', file: 'src/a.ts', line: '+2' }]);
+      const places = links.map((link) =>
+        Object.fromEntries([...new URLSearchParams(link.hash.slice(1))].filter(([k]) => k !== 'token')),
+      );
+      expect(places).toEqual([
+        { mode: 'cards', card: 'c_1' },
+        { mode: 'raw', file: 'src/a.ts', line: '+2' },
+      ]);
     } finally {
       await server.stop();
     }

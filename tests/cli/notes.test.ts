@@ -10,18 +10,31 @@ afterAll(removeTemporaryFolders);
 const LONG_AGO = '2000-01-01T00:00:00Z';
 const LATER = '2999-01-01T00:00:00Z';
 
-const note = (title: string, refs: string[], text: string, extra: Record<string, unknown> = {}) => ({ title, refs, text, at: LONG_AGO, ...extra });
+const note = (title: string, refs: string[], text: string, extra: Record<string, unknown> = {}) => ({
+  title,
+  refs,
+  text,
+  at: LONG_AGO,
+  ...extra,
+});
 
 /** Notes of every kind and place; `c_3` addresses two of them. */
 const NOTES = {
   contract: 1,
   notes: {
-    'line:src/limit.ts:+2': note('src/limit.ts line +2', ['src/limit.ts'], 'Why thirty?\nAnd not sixty?', { quote: '+export const LIMIT = 30;', kind: 'question' }),
+    'line:src/limit.ts:+2': note('src/limit.ts line +2', ['src/limit.ts'], 'Why thirty?\nAnd not sixty?', {
+      quote: '+export const LIMIT = 30;',
+      kind: 'question',
+    }),
     'file:README.md': note('README.md', ['README.md'], 'Say it in the changelog too.', { kind: 'change' }),
     c_2: note('The README says so', ['README.md'], 'Already answered.'),
     c_1: note('The limit is thirty', ['src/limit.ts'], 'Split this card.'),
     'file:src/limit.ts': note('src/limit.ts', ['src/limit.ts'], 'Add a test.'),
-    'line:src/limit.ts:+1': note('src/limit.ts line +1', ['src/limit.ts'], 'Keep this comment.', { quote: '+// the limit', at: LATER, extra: 'kept' }),
+    'line:src/limit.ts:+1': note('src/limit.ts line +1', ['src/limit.ts'], 'Keep this comment.', {
+      quote: '+// the limit',
+      at: LATER,
+      extra: 'kept',
+    }),
   },
 };
 
@@ -30,7 +43,14 @@ const CARDS = {
   cards: [
     { id: 'c_1', title: 'The limit is thirty', intent: 'behavior', minutes: 2, refs: ['src/limit.ts'] },
     { id: 'c_2', title: 'The README says so', intent: 'cleanup', minutes: 1, refs: ['README.md'] },
-    { id: 'c_3', title: 'Answers', intent: 'cleanup', minutes: 1, refs: ['README.md'], addresses: ['c_2', 'line:src/limit.ts:+1'] },
+    {
+      id: 'c_3',
+      title: 'Answers',
+      intent: 'cleanup',
+      minutes: 1,
+      refs: ['README.md'],
+      addresses: ['c_2', 'line:src/limit.ts:+1'],
+    },
   ],
 };
 
@@ -90,7 +110,9 @@ describe('involut notes', () => {
     const all = await notes('--all');
     expect(all.code).toBe(0);
     expect(all.stdout.split('\n')[0]).toBe('# 6 notes, 1 answered');
-    expect(all.stdout).toContain('## Change on card `c_2`: The README says so (answered)\n\n- key: `c_2`\n- refs: `README.md`\n- answered by `c_3`\n\n> Already answered.');
+    expect(all.stdout).toContain(
+      '## Change on card `c_2`: The README says so (answered)\n\n- key: `c_2`\n- refs: `README.md`\n- answered by `c_3`\n\n> Already answered.',
+    );
   });
 
   it('--json prints notes.json as it is', async () => {
@@ -103,20 +125,32 @@ describe('involut notes', () => {
   it('says where a line note went when its line moved or left the diff', async () => {
     const moved = structuredClone(NOTES);
     Object.assign(moved.notes, {
-      'line:src/limit.ts:+9': note('src/limit.ts line +9', ['src/limit.ts'], 'Moved.', { quote: '+export const LIMIT = 30;' }),
-      'line:src/limit.ts:+7': note('src/limit.ts line +7', ['src/limit.ts'], 'Gone.', { quote: '+export const LIMIT = 20;' }),
+      'line:src/limit.ts:+9': note('src/limit.ts line +9', ['src/limit.ts'], 'Moved.', {
+        quote: '+export const LIMIT = 30;',
+      }),
+      'line:src/limit.ts:+7': note('src/limit.ts line +7', ['src/limit.ts'], 'Gone.', {
+        quote: '+export const LIMIT = 20;',
+      }),
     });
     await writeFile(path.join(dir, '.review', 'notes.json'), JSON.stringify(moved));
     const out = (await notes()).stdout;
-    expect(out).toContain('- key: `line:src/limit.ts:+9`\n- refs: `src/limit.ts`\n- moved: the quoted line is now line +2');
-    expect(out).toContain('- key: `line:src/limit.ts:+7`\n- refs: `src/limit.ts`\n- outdated: the quoted line is no longer in the diff');
+    expect(out).toContain(
+      '- key: `line:src/limit.ts:+9`\n- refs: `src/limit.ts`\n- moved: the quoted line is now line +2',
+    );
+    expect(out).toContain(
+      '- key: `line:src/limit.ts:+7`\n- refs: `src/limit.ts`\n- outdated: the quoted line is no longer in the diff',
+    );
     await writeFile(path.join(dir, '.review', 'notes.json'), JSON.stringify(NOTES, null, 2));
   });
 
   it('says "No open notes." when every note is answered', async () => {
     const answered = { contract: 1, notes: { c_2: NOTES.notes.c_2 } };
     await writeFile(path.join(dir, '.review', 'notes.json'), JSON.stringify(answered));
-    expect(await notes()).toEqual({ code: 0, stdout: 'No open notes.\n1 note answered; `involut notes --all` shows them.\n', stderr: '' });
+    expect(await notes()).toEqual({
+      code: 0,
+      stdout: 'No open notes.\n1 note answered; `involut notes --all` shows them.\n',
+      stderr: '',
+    });
     await writeFile(path.join(dir, '.review', 'notes.json'), JSON.stringify(NOTES, null, 2));
   });
 
@@ -126,7 +160,9 @@ describe('involut notes', () => {
     const result = await notes();
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^involut: \.review\/notes\.json is not valid JSON at line 4, column 1; restore it from the viewer, or move it away to start over\.\n$/);
+    expect(result.stderr).toMatch(
+      /^involut: \.review\/notes\.json is not valid JSON at line 4, column 1; restore it from the viewer, or move it away to start over\.\n$/,
+    );
     const json = await notes('--json');
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ error: { code: 'bad-notes' } });
@@ -150,10 +186,15 @@ describe('involut notes without notes.json', () => {
     expect((await runCli(['rounds', '--quiet'], { cwd: repo })).code).toBe(0);
     Material.parse(JSON.parse(await readFile(path.join(repo, '.review', 'material.json'), 'utf8')));
     await writeFile(path.join(repo, '.review', 'cards.json'), '{ nope');
-    await writeFile(path.join(repo, '.review', 'notes.json'), JSON.stringify({ contract: 1, notes: { 'file:x.txt': note('x.txt', ['x.txt'], 'Why?', { kind: 'question' }) } }));
+    await writeFile(
+      path.join(repo, '.review', 'notes.json'),
+      JSON.stringify({ contract: 1, notes: { 'file:x.txt': note('x.txt', ['x.txt'], 'Why?', { kind: 'question' }) } }),
+    );
     const result = await runCli(['notes'], { cwd: repo });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('### Question on file `x.txt`: x.txt');
-    expect(result.stderr).toBe('involut: warning: cards.json cannot be read, so no note shows the cards that address it; run `involut check` to see why.\n');
+    expect(result.stderr).toBe(
+      'involut: warning: cards.json cannot be read, so no note shows the cards that address it; run `involut check` to see why.\n',
+    );
   });
 });

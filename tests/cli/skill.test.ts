@@ -23,7 +23,9 @@ describe('involut skill', () => {
     expect(commands.length).toBeGreaterThan(4);
     for (const [, name, flags] of commands) {
       // Every command parses its flags strictly: an unknown one exits 2 before --help is read.
-      const result = await runCli([name!, ...flags!.trim().split(' ').filter(Boolean), '--help'], { cwd: await temporaryFolder() });
+      const result = await runCli([name!, ...flags!.trim().split(' ').filter(Boolean), '--help'], {
+        cwd: await temporaryFolder(),
+      });
       expect(result.code, `involut ${name}${flags}`).toBe(0);
       expect(help).toContain(`involut ${name}`);
     }
@@ -32,11 +34,42 @@ describe('involut skill', () => {
 
   it('teaches every part of the loop', async () => {
     const skill = await readFile(skillFile, 'utf8');
-    for (const field of ['contract', 'request', 'id', 'title', 'intent', 'minutes', 'refs', 'why', 'skipped', 'unsure', 'unrequested', 'might_break', 'question', 'render', 'payload', 'continues', 'marks', 'addresses']) {
+    for (const field of [
+      'contract',
+      'request',
+      'id',
+      'title',
+      'intent',
+      'minutes',
+      'refs',
+      'why',
+      'skipped',
+      'unsure',
+      'unrequested',
+      'might_break',
+      'question',
+      'render',
+      'payload',
+      'continues',
+      'marks',
+      'addresses',
+    ]) {
       expect(skill, field).toContain(`\`${field}\``);
     }
     for (const kind of ['`code`', '`tree`', '`graph`', '`schema`', '`table`', '`image`']) expect(skill).toContain(kind);
-    for (const phrase of ['npx involut rounds --begin', 'npx involut rounds', 'npx involut check', 'npx involut notes', '"when": "before"', '`null` means', '`file:<ref>`', '`line:<ref>:+<n>`', '`"question"`', '**Never write `notes.json`**', '**Never edit or delete a card']) {
+    for (const phrase of [
+      'npx involut rounds --begin',
+      'npx involut rounds',
+      'npx involut check',
+      'npx involut notes',
+      '"when": "before"',
+      '`null` means',
+      '`file:<ref>`',
+      '`line:<ref>:+<n>`',
+      '`"question"`',
+      '**Never write `notes.json`**',
+      '**Never edit or delete a card',
+    ]) {
       expect(skill).toContain(phrase);
     }
   });
@@ -125,7 +158,10 @@ describe('involut skill --install', () => {
     const result = await runCli(['skill', '--install', '--json'], { cwd: dir });
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toEqual({
-      error: { code: 'bad-agents-md', message: `AGENTS.md has an unpaired ${BEGIN} marker; pair or remove it by hand, then run \`involut skill --install\` again.` },
+      error: {
+        code: 'bad-agents-md',
+        message: `AGENTS.md has an unpaired ${BEGIN} marker; pair or remove it by hand, then run \`involut skill --install\` again.`,
+      },
     });
     expect(await readFile(file, 'utf8')).toBe(text);
   });
@@ -133,7 +169,9 @@ describe('involut skill --install', () => {
   it('refuses a folder that is not in a git repository', async () => {
     const result = await runCli(['skill', '--install'], { cwd: await temporaryFolder() });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^involut: .* is not inside a git working tree; run Involut from your repository or pass --repo DIR\.\n$/);
+    expect(result.stderr).toMatch(
+      /^involut: .* is not inside a git working tree; run Involut from your repository or pass --repo DIR\.\n$/,
+    );
   });
 });
 

@@ -39,13 +39,21 @@ const temp = (prefix: string) => {
 function env(): NodeJS.ProcessEnv {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('GIT_')));
   const home = temp('involut-graph-home-');
-  return { ...clean, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), INVOLUT_STATE_DIR: path.join(home, 'state') };
+  return {
+    ...clean,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    INVOLUT_STATE_DIR: path.join(home, 'state'),
+  };
 }
 
 /** The fixture's repository: `base/` committed, `working/` and the deletions left uncommitted, then `involut rounds`. */
 function buildRepo(): string {
   const dir = temp('involut-graph-repo-');
-  const recipe = JSON.parse(readFileSync(path.join(FIXTURE, 'recipe.json'), 'utf8')) as { base: string; delete: string[] };
+  const recipe = JSON.parse(readFileSync(path.join(FIXTURE, 'recipe.json'), 'utf8')) as {
+    base: string;
+    delete: string[];
+  };
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: env(), stdio: 'pipe' });
   git('init', '--quiet', '-b', 'main');
   git('config', 'user.name', 'Involut E2E');
@@ -87,7 +95,8 @@ let server: { url: string; stop: () => void };
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  for (const file of [CLI, path.join(PROJECT, 'dist/web/index.html')]) if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first.`);
+  for (const file of [CLI, path.join(PROJECT, 'dist/web/index.html')])
+    if (!existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first.`);
   mkdirSync(SHOTS, { recursive: true });
   server = await serve(buildRepo());
   browser = await launchBrowser();
@@ -128,7 +137,11 @@ async function showCard(page: Page, id: string, title: string) {
 
 const drawn = { timeout: 30_000 };
 const transformOf = (page: Page) => page.locator('.inv-graph-world').getAttribute('transform');
-const strokeOf = (page: Page, selector: string) => page.locator(selector).first().evaluate((el) => getComputedStyle(el).stroke);
+const strokeOf = (page: Page, selector: string) =>
+  page
+    .locator(selector)
+    .first()
+    .evaluate((el) => getComputedStyle(el).stroke);
 
 describe('the graph render', () => {
   it('draws the module graph with its states, edge labels and legend, and keeps the diff below', async () => {
@@ -137,7 +150,8 @@ describe('the graph render', () => {
     const drawing = card.locator('section.inv-render[aria-label="graph drawing"] .inv-graph[data-phase="drawn"]');
     await drawing.waitFor(drawn);
 
-    const node = (text: string) => drawing.locator('g.inv-graph-node', { has: page.locator('text', { hasText: new RegExp(`^${text}$`) }) });
+    const node = (text: string) =>
+      drawing.locator('g.inv-graph-node', { has: page.locator('text', { hasText: new RegExp(`^${text}$`) }) });
     for (const [text, state] of [
       ['main.ts', 'unchanged'],
       ['config.ts', 'unchanged'],
@@ -159,12 +173,33 @@ describe('the graph render', () => {
     const changed = await strokeOf(page, '.inv-graph-node.inv-graph-changed rect');
     expect(added).toBe('rgb(26, 127, 55)');
     expect(removed).toBe('rgb(207, 34, 46)');
-    expect(new Set([added, removed, changed, await strokeOf(page, '.inv-graph-node.inv-graph-unchanged rect')]).size).toBe(4);
-    expect(await page.locator('.inv-graph-node.inv-graph-removed rect').evaluate((el) => getComputedStyle(el).strokeDasharray)).not.toBe('none');
+    expect(
+      new Set([added, removed, changed, await strokeOf(page, '.inv-graph-node.inv-graph-unchanged rect')]).size,
+    ).toBe(4);
+    expect(
+      await page
+        .locator('.inv-graph-node.inv-graph-removed rect')
+        .evaluate((el) => getComputedStyle(el).strokeDasharray),
+    ).not.toBe('none');
     expect(await strokeOf(page, 'path.inv-graph-edge.inv-graph-added')).toBe(added);
 
     const edgeLabels = await drawing.locator('.inv-graph-edge-label text').allTextContents();
-    expect(edgeLabels.sort()).toEqual(['+ enqueue', '+ findUser', '+ query', '+ query, transaction', '+ saveOrder', '− query', '− query', '− sendMail', 'loadConfig', 'ordersRoutes', 'startServer', 'usersRoutes'].sort());
+    expect(edgeLabels.sort()).toEqual(
+      [
+        '+ enqueue',
+        '+ findUser',
+        '+ query',
+        '+ query, transaction',
+        '+ saveOrder',
+        '− query',
+        '− query',
+        '− sendMail',
+        'loadConfig',
+        'ordersRoutes',
+        'startServer',
+        'usersRoutes',
+      ].sort(),
+    );
 
     const legend = drawing.locator('.inv-graph-legend');
     await expect(legend.textContent()).resolves.toContain('10 nodes · 15 edges');
@@ -245,7 +280,12 @@ describe('the graph render', () => {
     const card = await showCard(page, 'c_modules', 'Routes reach the database');
     await card.locator('.inv-graph[data-phase="drawn"]').waitFor(drawn);
     expect(await strokeOf(page, '.inv-graph-node.inv-graph-added rect')).toBe('rgb(63, 185, 80)');
-    expect(await page.locator('.inv-graph-node.inv-graph-added rect').first().evaluate((el) => getComputedStyle(el).fill)).toBe('rgb(18, 38, 26)');
+    expect(
+      await page
+        .locator('.inv-graph-node.inv-graph-added rect')
+        .first()
+        .evaluate((el) => getComputedStyle(el).fill),
+    ).toBe('rgb(18, 38, 26)');
     await card.locator('section.inv-render').screenshot({ path: path.join(SHOTS, 'graph-modules-dark.png') });
     const slips = await showCard(page, 'c_dangling', 'The queue');
     await slips.locator('.inv-graph[data-phase="drawn"]').waitFor(drawn);
@@ -262,7 +302,11 @@ describe('the graph render', () => {
       '2 edges name nodes that are not in the graph, so they are not drawn: src/notify/queue.ts → src/notify/redis.ts, src/workers/mail.ts → src/notify/queue.ts.',
       "1 node id appears more than once: src/notify/queue.ts (2 times); each is drawn once, with the first one's label and state.",
     ]);
-    expect(await drawing.locator('g.inv-graph-node text').allTextContents()).toEqual(['~ routes/orders.ts', '+ notify/queue.ts', 'config.ts']);
+    expect(await drawing.locator('g.inv-graph-node text').allTextContents()).toEqual([
+      '~ routes/orders.ts',
+      '+ notify/queue.ts',
+      'config.ts',
+    ]);
     expect(await drawing.locator('.inv-graph-edge-label text').allTextContents()).toEqual(['+ enqueue', 'Config']);
     await card.locator('section.inv-file[data-ref="src/notify/queue.ts"]').waitFor();
     await card.locator('section.inv-render').screenshot({ path: path.join(SHOTS, 'graph-dangling-light.png') });
@@ -274,7 +318,9 @@ describe('the graph render', () => {
     const card = await showCard(page, 'c_malformed', 'Orders are saved in one transaction');
     const absent = card.locator('p.inv-render-absent');
     await absent.waitFor();
-    expect(await absent.textContent()).toMatch(/^The graph drawing is absent: payload\.graph\.nodes\.0: .+ The diff below shows the change\.$/);
+    expect(await absent.textContent()).toMatch(
+      /^The graph drawing is absent: payload\.graph\.nodes\.0: .+ The diff below shows the change\.$/,
+    );
     expect(await card.locator('section.inv-render').count()).toBe(0);
     await card.locator('section.inv-file[data-ref="src/repo/orders.ts"]').waitFor();
     await card.screenshot({ path: path.join(SHOTS, 'graph-malformed-light.png') });
@@ -287,7 +333,9 @@ describe('the graph render', () => {
     const card = await showCard(page, 'c_modules', 'Routes reach the database');
     const failed = card.locator('.inv-graph[data-phase="failed"] p.inv-render-absent');
     await failed.waitFor(drawn);
-    expect(await failed.textContent()).toMatch(/^The graph could not be laid out \(.+\)\. The diff below shows the change\.$/);
+    expect(await failed.textContent()).toMatch(
+      /^The graph could not be laid out \(.+\)\. The diff below shows the change\.$/,
+    );
     expect(await card.locator('.inv-graph-legend li').count()).toBe(4);
     await card.locator('section.inv-file[data-ref="src/routes/orders.ts"]').waitFor();
     await page.context().close();
@@ -308,7 +356,10 @@ describe('the graph render', () => {
         }
       }).observe({ type: 'longtask' });
     });
-    await card.getByRole('group', { name: 'How much of the card to show' }).getByRole('button', { name: 'full' }).click();
+    await card
+      .getByRole('group', { name: 'How much of the card to show' })
+      .getByRole('button', { name: 'full' })
+      .click();
     await card.getByRole('status').filter({ hasText: 'Laying out 314 nodes…' }).waitFor({ timeout: 5_000 });
     const workersWhileLayingOut = page.workers().map((w) => w.url());
     const graph = card.locator('.inv-graph[data-phase="drawn"]');
@@ -319,7 +370,9 @@ describe('the graph render', () => {
       return { longest: w.longest, tasks: w.tasks };
     });
     const layoutMs = Number(await graph.getAttribute('data-layout-ms'));
-    console.log(`graph e2e: 314 nodes laid out in ${layoutMs} ms (worker start included); longest main-thread task ${Math.round(longest)} ms over ${tasks} long tasks`);
+    console.log(
+      `graph e2e: 314 nodes laid out in ${layoutMs} ms (worker start included); longest main-thread task ${Math.round(longest)} ms over ${tasks} long tasks`,
+    );
 
     expect(workersWhileLayingOut.some((url) => url.includes('elk-worker'))).toBe(true);
     expect(longest).toBeLessThan(200);
@@ -336,7 +389,9 @@ describe('the graph render', () => {
 
     // Walking the changes: the last one (rightmost) is in the core layer, shown at natural size.
     await card.getByRole('button', { name: 'Previous change' }).click();
-    await expect(card.locator('.inv-graph-walk').textContent()).resolves.toMatch(/^‹change 34 of 34: [+−] core\/log(ger-legacy)?›$/);
+    await expect(card.locator('.inv-graph-walk').textContent()).resolves.toMatch(
+      /^‹change 34 of 34: [+−] core\/log(ger-legacy)?›$/,
+    );
     expect(await card.locator('.inv-graph-zoom').textContent()).toBe('100%');
     await card.locator('.inv-graph-focus').waitFor();
     await card.locator('section.inv-render').screenshot({ path: path.join(SHOTS, 'graph-big-change-light.png') });

@@ -22,8 +22,22 @@ const cards = {
   ...fixtureCards,
   cards: [
     ...fixtureCards.cards,
-    { id: 'c_ghost', title: 'Frames list with a frame past the sheet', intent: 'assets', refs: [SHEET], render: 'image', payload: { frames: [...frames, GHOST] } },
-    { id: 'c_bad', title: 'Malformed frames payload', intent: 'assets', refs: [SHEET], render: 'image', payload: { frames: 'all' } },
+    {
+      id: 'c_ghost',
+      title: 'Frames list with a frame past the sheet',
+      intent: 'assets',
+      refs: [SHEET],
+      render: 'image',
+      payload: { frames: [...frames, GHOST] },
+    },
+    {
+      id: 'c_bad',
+      title: 'Malformed frames payload',
+      intent: 'assets',
+      refs: [SHEET],
+      render: 'image',
+      payload: { frames: 'all' },
+    },
   ],
 };
 const title = (id: string) => cards.cards.find((c: { id: string }) => c.id === id)!.title as string;
@@ -45,7 +59,9 @@ beforeAll(async () => {
   expect(rounds.code, rounds.stderr).toBe(0);
   repo.write('.review/cards.json', `${JSON.stringify(cards, null, 2)}\n`);
 
-  server = spawn(process.execPath, [CLI, 'serve', '--no-open', '--port', '0', '--repo', repo.dir], { env: process.env });
+  server = spawn(process.execPath, [CLI, 'serve', '--no-open', '--port', '0', '--repo', repo.dir], {
+    env: process.env,
+  });
   url = await new Promise<string>((resolve, reject) => {
     let out = '';
     let err = '';
@@ -82,7 +98,10 @@ async function openCard(id: string, colorScheme: 'light' | 'dark' = 'light'): Pr
   const page = await context.newPage();
   page.on('pageerror', (error) => errors.push(`${error.name}: ${error.message}`));
   await page.goto(url);
-  await page.locator('nav[aria-label="Cards"]').getByRole('button', { name: title(id) }).click();
+  await page
+    .locator('nav[aria-label="Cards"]')
+    .getByRole('button', { name: title(id) })
+    .click();
   const card = page.locator(`article[data-card-id="${id}"]`);
   await card.getByRole('group', { name: 'How much of the card to show' }).getByRole('button', { name: 'full' }).click();
   return page;
@@ -100,15 +119,24 @@ describe('image render', () => {
   it('shows the sheet before and after with sizes and bytes, and only the two frames that changed', async () => {
     const page = await openCard('c_sheet');
     const sheet = image(page, SHEET);
-    await expect.poll(() => sheet.locator('[data-side="before"]').textContent(), { timeout: 15_000 }).toBe(`before 128×128 px · ${bytes('base/art/hero-sheet.png')}`);
-    expect(await sheet.locator('[data-side="after"]').textContent()).toBe(`after 128×128 px · ${bytes('working/art/hero-sheet.png')}`);
+    await expect
+      .poll(() => sheet.locator('[data-side="before"]').textContent(), { timeout: 15_000 })
+      .toBe(`before 128×128 px · ${bytes('base/art/hero-sheet.png')}`);
+    expect(await sheet.locator('[data-side="after"]').textContent()).toBe(
+      `after 128×128 px · ${bytes('working/art/hero-sheet.png')}`,
+    );
     await expect.poll(() => sheet.locator('.inv-img-differ').textContent()).toBe('21 pixels of 16,384 differ');
 
     // Side by side, at one zoom (128 px sheets shown at 3×), with crisp pixels over a checkerboard.
     const pictures = sheet.locator('.inv-img-sides img');
     await expect.poll(() => pictures.count()).toBe(2);
     const shown = await pictures.evaluateAll((imgs) =>
-      imgs.map((img) => ({ alt: img.getAttribute('alt'), w: img.getBoundingClientRect().width, rendering: getComputedStyle(img).imageRendering, loaded: (img as HTMLImageElement).naturalWidth })),
+      imgs.map((img) => ({
+        alt: img.getAttribute('alt'),
+        w: img.getBoundingClientRect().width,
+        rendering: getComputedStyle(img).imageRendering,
+        loaded: (img as HTMLImageElement).naturalWidth,
+      })),
     );
     expect(shown).toEqual([
       { alt: `${SHEET}, before`, w: 384, rendering: 'pixelated', loaded: 128 },
@@ -118,7 +146,12 @@ describe('image render', () => {
     // Exactly the two redrawn frames, named, with their changed-pixel counts; the other fourteen counted.
     const changed = sheet.locator('figure.inv-frame');
     await expect.poll(() => changed.count()).toBe(2);
-    const listed = await changed.evaluateAll((figs) => figs.map((f) => [f.querySelector('.inv-frame-name')!.textContent, f.querySelector('.inv-frame-count')!.textContent]));
+    const listed = await changed.evaluateAll((figs) =>
+      figs.map((f) => [
+        f.querySelector('.inv-frame-name')!.textContent,
+        f.querySelector('.inv-frame-count')!.textContent,
+      ]),
+    );
     expect(listed).toEqual([
       ['idle_2', '4 pixels changed of 1,024'],
       ['attack_1', '17 pixels changed of 1,024'],
@@ -126,13 +159,29 @@ describe('image render', () => {
     expect(await sheet.locator('.inv-frames-changed').textContent()).toBe('2 frames changed:');
     expect(await sheet.locator('.inv-frames-unchanged summary').textContent()).toBe('14 of 16 frames unchanged');
     expect(await sheet.locator('.inv-frames-unchanged p').textContent()).toBe(
-      frames.map((f) => f.name).filter((n) => n !== 'idle_2' && n !== 'attack_1').join(', '),
+      frames
+        .map((f) => f.name)
+        .filter((n) => n !== 'idle_2' && n !== 'attack_1')
+        .join(', '),
     );
     // Each changed frame: before → after → changed pixels, zoomed 5× without smoothing.
-    const tiles = await changed.first().locator('canvas').evaluateAll((cs) =>
-      cs.map((c) => ({ label: c.getAttribute('aria-label'), w: c.getBoundingClientRect().width, rendering: getComputedStyle(c).imageRendering })),
+    const tiles = await changed
+      .first()
+      .locator('canvas')
+      .evaluateAll((cs) =>
+        cs.map((c) => ({
+          label: c.getAttribute('aria-label'),
+          w: c.getBoundingClientRect().width,
+          rendering: getComputedStyle(c).imageRendering,
+        })),
+      );
+    expect(tiles).toEqual(
+      ['before', 'after', 'changed pixels'].map((s) => ({
+        label: `Frame idle_2, ${s}`,
+        w: 160,
+        rendering: 'pixelated',
+      })),
     );
-    expect(tiles).toEqual(['before', 'after', 'changed pixels'].map((s) => ({ label: `Frame idle_2, ${s}`, w: 160, rendering: 'pixelated' })));
     expect(await sheet.locator('.inv-frames-outside').count()).toBe(0);
     await shoot(page, 'image-sheet-light');
     // The diff of the file still follows the drawing.
@@ -144,12 +193,15 @@ describe('image render', () => {
     const sheet = image(page, SHEET);
     const modes = sheet.getByRole('group', { name: `How to compare ${SHEET}` });
     await modes.getByRole('button', { name: 'Difference' }).click();
-    const canvas = sheet.getByRole('img', { name: `${SHEET}: the pixels that differ, in magenta, over the after image dimmed` });
+    const canvas = sheet.getByRole('img', {
+      name: `${SHEET}: the pixels that differ, in magenta, over the after image dimmed`,
+    });
     await expect.poll(() => canvas.count(), { timeout: 15_000 }).toBe(1);
     const magenta = await canvas.evaluate((c) => {
       const data = (c as HTMLCanvasElement).getContext('2d')!.getImageData(0, 0, 128, 128).data;
       let n = 0;
-      for (let i = 0; i < data.length; i += 4) if (data[i] === 255 && data[i + 1] === 0 && data[i + 2] === 255 && data[i + 3] === 255) n++;
+      for (let i = 0; i < data.length; i += 4)
+        if (data[i] === 255 && data[i + 1] === 0 && data[i + 2] === 255 && data[i + 3] === 255) n++;
       return n;
     });
     expect(magenta).toBe(21);
@@ -161,7 +213,10 @@ describe('image render', () => {
     const slider = sheet.getByRole('slider', { name: 'Slider: before left of the line, after right of it' });
     await slider.fill('25');
     const layers = sheet.locator('.inv-img-stage .inv-img-layer');
-    expect(await layers.evaluateAll((ls) => ls.map((l) => (l as HTMLElement).style.clipPath))).toEqual(['inset(0px 75% 0px 0px)', 'inset(0px 0px 0px 25%)']);
+    expect(await layers.evaluateAll((ls) => ls.map((l) => (l as HTMLElement).style.clipPath))).toEqual([
+      'inset(0px 75% 0px 0px)',
+      'inset(0px 0px 0px 25%)',
+    ]);
     expect(await sheet.locator('.inv-img-stage img').count()).toBe(2);
     await shoot(page, 'image-slider-light');
 
@@ -180,7 +235,9 @@ describe('image render', () => {
     const page = await openCard('c_ghost');
     const sheet = image(page, SHEET);
     const outside = sheet.locator('.inv-frames-outside');
-    await expect.poll(() => outside.textContent(), { timeout: 15_000 }).toContain('1 frame lies outside the image and could not be compared:');
+    await expect
+      .poll(() => outside.textContent(), { timeout: 15_000 })
+      .toContain('1 frame lies outside the image and could not be compared:');
     expect(await outside.locator('li').allTextContents()).toEqual([
       'ghost_frame (x 128, y 96, 32×32) is outside the before image (128×128) and the after image (128×128).',
     ]);
@@ -194,15 +251,21 @@ describe('image render', () => {
     const added = image(page, 'icons/badge.png');
     await expect.poll(() => added.locator('img').count(), { timeout: 15_000 }).toBe(1);
     expect(await added.locator('img').getAttribute('alt')).toBe('icons/badge.png, after');
-    expect(await added.locator('.inv-img-legend').textContent()).toBe('Only the after image exists: this file was added in this round.');
+    expect(await added.locator('.inv-img-legend').textContent()).toBe(
+      'Only the after image exists: this file was added in this round.',
+    );
     expect(await added.locator('[data-side="before"]').textContent()).toBe('before did not exist');
-    expect(await added.locator('[data-side="after"]').textContent()).toBe(`after 24×24 px · ${bytes('working/icons/badge.png')}`);
+    expect(await added.locator('[data-side="after"]').textContent()).toBe(
+      `after 24×24 px · ${bytes('working/icons/badge.png')}`,
+    );
     expect(await added.getByRole('group', { name: /How to compare/ }).count()).toBe(0);
 
     const deleted = image(page, 'icons/old-badge.png');
     await expect.poll(() => deleted.locator('img').count()).toBe(1);
     expect(await deleted.locator('img').getAttribute('alt')).toBe('icons/old-badge.png, before');
-    expect(await deleted.locator('[data-side="before"]').textContent()).toBe(`before 16×16 px · ${bytes('base/icons/old-badge.png')}`);
+    expect(await deleted.locator('[data-side="before"]').textContent()).toBe(
+      `before 16×16 px · ${bytes('base/icons/old-badge.png')}`,
+    );
     expect(await deleted.locator('[data-side="after"]').textContent()).toBe('after deleted');
     await expect.poll(() => page.locator('section.inv-file img').count()).toBe(2); // the diffs below, for a complete picture
     await shoot(page, 'image-added-deleted-light');
@@ -211,7 +274,9 @@ describe('image render', () => {
   it('falls back to the diff with a message when the payload is malformed', async () => {
     const page = await openCard('c_bad');
     const card = page.locator('article[data-card-id="c_bad"]');
-    await expect.poll(() => card.locator('p.inv-render-absent').textContent(), { timeout: 15_000 }).toMatch(/^The image drawing is absent: payload\.frames: .+ The diff below shows the change\.$/);
+    await expect
+      .poll(() => card.locator('p.inv-render-absent').textContent(), { timeout: 15_000 })
+      .toMatch(/^The image drawing is absent: payload\.frames: .+ The diff below shows the change\.$/);
     expect(await drawing(page).count()).toBe(0);
     await expect.poll(() => card.locator(`section.inv-file[data-ref="${SHEET}"] img`).count()).toBe(2);
     await shoot(page, 'image-malformed-light');

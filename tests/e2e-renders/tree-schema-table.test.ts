@@ -30,7 +30,8 @@ const pages: Record<'light' | 'dark', Page> = {} as never;
 const errors: string[] = [];
 
 beforeAll(async () => {
-  for (const file of [CLI, path.join(PROJECT, 'dist/web/index.html')]) if (!existsSync(file)) throw new Error(`${file} is missing; run \`npm run build\` first.`);
+  for (const file of [CLI, path.join(PROJECT, 'dist/web/index.html')])
+    if (!existsSync(file)) throw new Error(`${file} is missing; run \`npm run build\` first.`);
   mkdirSync(SCREENSHOTS, { recursive: true });
   const repo = makeRepo(filesUnder(path.join(FIXTURE, 'base')));
   for (const [file, content] of Object.entries(filesUnder(path.join(FIXTURE, 'working')))) repo.write(file, content);
@@ -85,7 +86,9 @@ async function treeRows(drawing: Locator): Promise<string[]> {
         .map((td) => {
           const name = td.querySelector('.inv-hier-name')?.textContent;
           if (name == null) return '·';
-          const marks = [...td.querySelectorAll('.inv-change-badge, .inv-hier-aside, .inv-hier-jump')].map((m) => `[${m.textContent}]`);
+          const marks = [...td.querySelectorAll('.inv-change-badge, .inv-hier-aside, .inv-hier-jump')].map(
+            (m) => `[${m.textContent}]`,
+          );
           return [name, ...marks].join(' ');
         })
         .join(' | '),
@@ -97,7 +100,9 @@ describe('tree drawing', () => {
   it('lays the route trees side by side, row by row, marking added, removed and moved routes in words', async () => {
     const card = await openCard(pages.light, 'routes', 'User management moves under /admin');
     const drawing = card.locator('section.inv-render[aria-label="tree drawing"]');
-    await expect.poll(() => drawing.locator('caption').textContent(), { timeout: 20_000 }).toBe('Tree before and after: 3 added · 1 removed · 2 moved · 8 unchanged');
+    await expect
+      .poll(() => drawing.locator('caption').textContent(), { timeout: 20_000 })
+      .toBe('Tree before and after: 3 added · 1 removed · 2 moved · 8 unchanged');
     expect(await drawing.locator('thead th').allTextContents()).toEqual(['Before', 'After']);
     expect(await treeRows(drawing)).toEqual([
       '/ | /',
@@ -131,7 +136,9 @@ describe('tree drawing', () => {
     const card = await openCard(pages.light, 'checkout', 'Checkout: payment becomes its own step');
     const drawing = card.locator('section.inv-render[aria-label="tree drawing"]');
     const report = drawing.locator('.inv-drawing-report');
-    await expect.poll(() => report.textContent(), { timeout: 20_000 }).toContain('after, entry 8 “CardInput”: depth 4 right after depth 2');
+    await expect
+      .poll(() => report.textContent(), { timeout: 20_000 })
+      .toContain('after, entry 8 “CardInput”: depth 4 right after depth 2');
     expect(await treeRows(drawing)).toEqual([
       'CheckoutPage | CheckoutPage',
       'CartSummary | CartSummary',
@@ -151,19 +158,33 @@ describe('schema drawing', () => {
   it('gives each column of the orders table one row: what happened, the type before and after, the notes', async () => {
     const card = await openCard(pages.light, 'orders', 'Orders: status becomes an enum');
     const drawing = card.locator('section.inv-render[aria-label="schema drawing"]');
-    await expect.poll(() => drawing.locator('caption').textContent(), { timeout: 20_000 }).toBe(
-      'Fields before and after: 2 added · 1 removed · 2 type changed · 3 unchanged',
-    );
-    expect(await drawing.locator('thead th').allTextContents()).toEqual(['Field', 'What happened', 'Type before', 'Type after', 'Note']);
-    const rows = await drawing.locator('tbody tr').evaluateAll((trs) =>
-      trs.map((tr) => [...tr.querySelectorAll('th, td')].map((cell) => cell.textContent!.replace(/^[+−≠=] /, ''))),
-    );
+    await expect
+      .poll(() => drawing.locator('caption').textContent(), { timeout: 20_000 })
+      .toBe('Fields before and after: 2 added · 1 removed · 2 type changed · 3 unchanged');
+    expect(await drawing.locator('thead th').allTextContents()).toEqual([
+      'Field',
+      'What happened',
+      'Type before',
+      'Type after',
+      'Note',
+    ]);
+    const rows = await drawing
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('th, td')].map((cell) => cell.textContent!.replace(/^[+−≠=] /, ''))),
+      );
     expect(rows).toEqual([
       ['id', 'type changed', 'serial', 'bigserial', 'the sequence reaches 2³¹ next spring'],
       ['customer_id', 'unchanged', 'integer', 'integer', 'references customers (id)'],
       ['total', 'unchanged', 'numeric(10, 2)', 'numeric(10, 2)', ''],
       ['currency', 'added', '— (new field)', 'char(3)', "existing rows get 'USD'"],
-      ['status', 'type changed', 'text', 'order_status', "enum: pending, paid, refunded, void; backfilled with lower(status)before: free text: 'paid', 'Paid' and 'PAID' all occur"],
+      [
+        'status',
+        'type changed',
+        'text',
+        'order_status',
+        "enum: pending, paid, refunded, void; backfilled with lower(status)before: free text: 'paid', 'Paid' and 'PAID' all occur",
+      ],
       ['legacy_ref', 'removed', 'varchar(32)', '— (gone)', 'unused since the 2023 import'],
       ['created_at', 'unchanged', 'timestamp', 'timestamp', ''],
       ['paid_at', 'added', '— (new field)', 'timestamptz', 'null until the order is paid'],
@@ -181,12 +202,49 @@ describe('table drawing', () => {
       '⚠ 2 rows do not have 10 cells, one per column: row 6 has 11 (1 extra, shown under “extra”); row 7 has 2 (8 missing, marked “no cell”).',
     );
     expect(await drawing.locator('thead th').allTextContents()).toEqual([
-      '#', 'Plan', 'Monthly before', 'Monthly after', 'Yearly after', 'Seats', 'Storage', 'Support', 'Public', 'Trial days', 'Change', 'extra',
+      '#',
+      'Plan',
+      'Monthly before',
+      'Monthly after',
+      'Yearly after',
+      'Seats',
+      'Storage',
+      'Support',
+      'Public',
+      'Trial days',
+      'Change',
+      'extra',
     ]);
     const cells = (row: number) => drawing.locator(`tbody tr:nth-child(${row}) > *`).allTextContents();
-    expect(await cells(2)).toEqual(['2', 'Starter', '9', '12', '120', '3', '20 GB', 'Email', 'true', '14', '+$3 a month', '']);
+    expect(await cells(2)).toEqual([
+      '2',
+      'Starter',
+      '9',
+      '12',
+      '120',
+      '3',
+      '20 GB',
+      'Email',
+      'true',
+      '14',
+      '+$3 a month',
+      '',
+    ]);
     // The agent's markup is text: the extra cell shows the tags, and no <b> reaches the page.
-    expect(await cells(6)).toEqual(['6 ⚠', 'Nonprofit', 'null', '0', '0', '10', '200 GB', 'Email, 48 h', 'false', '30', 'new plan', 'needs proof of status: <b>manual review</b>']);
+    expect(await cells(6)).toEqual([
+      '6 ⚠',
+      'Nonprofit',
+      'null',
+      '0',
+      '0',
+      '10',
+      '200 GB',
+      'Email, 48 h',
+      'false',
+      '30',
+      'new plan',
+      'needs proof of status: <b>manual review</b>',
+    ]);
     expect(await drawing.locator('b').count()).toBe(0);
     expect(await cells(7)).toEqual(['7 ⚠', 'Enterprise', 'contact sales', ...Array(8).fill('no cell'), '']);
     // null is drawn apart from text: its own class, not the plain text "null".
@@ -201,11 +259,15 @@ describe('table drawing', () => {
     try {
       const card = await openCard(page, 'pricing', 'New prices for new customers');
       const scroller = card.locator('.inv-table-scroll');
-      await expect.poll(() => scroller.evaluate((el) => el.scrollWidth > el.clientWidth), { timeout: 20_000 }).toBe(true);
+      await expect
+        .poll(() => scroller.evaluate((el) => el.scrollWidth > el.clientWidth), { timeout: 20_000 })
+        .toBe(true);
       expect(await scroller.getAttribute('role')).toBe('region');
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await scroller.evaluate((el) => el.scrollTo({ left: el.scrollWidth }));
-      await card.locator('section.inv-render').screenshot({ path: path.join(SCREENSHOTS, 'table-pricing-scrolled-light.png') });
+      await card
+        .locator('section.inv-render')
+        .screenshot({ path: path.join(SCREENSHOTS, 'table-pricing-scrolled-light.png') });
     } finally {
       await page.setViewportSize({ width: 1280, height: 900 });
     }
@@ -219,21 +281,24 @@ describe('a malformed payload', () => {
       id: 'routes-bad',
       title: 'Sidebar links follow the new routes',
       ref: 'src/routes.tsx',
-      message: 'The tree drawing is absent: payload.before.0.depth: each entry needs a depth, a whole number (0 at the top). The diff below shows the change.',
+      message:
+        'The tree drawing is absent: payload.before.0.depth: each entry needs a depth, a whole number (0 at the top). The diff below shows the change.',
     },
     {
       kind: 'schema',
       id: 'orders-bad',
       title: 'Order status values in the API',
       ref: 'db/schema.sql',
-      message: 'The schema drawing is absent: payload.schema: expected { schema: { before: [...], after: [...] } }. The diff below shows the change.',
+      message:
+        'The schema drawing is absent: payload.schema: expected { schema: { before: [...], after: [...] } }. The diff below shows the change.',
     },
     {
       kind: 'table',
       id: 'pricing-bad',
       title: 'Price list export',
       ref: 'config/pricing.json',
-      message: 'The table drawing is absent: payload.table.rows.0: each row is a list of cells. The diff below shows the change.',
+      message:
+        'The table drawing is absent: payload.table.rows.0: each row is a list of cells. The diff below shows the change.',
     },
   ];
   for (const c of cases) {
@@ -241,7 +306,9 @@ describe('a malformed payload', () => {
       const card = await openCard(pages.light, c.id, c.title);
       await expect.poll(() => card.locator('p.inv-render-absent').textContent(), { timeout: 20_000 }).toBe(c.message);
       expect(await card.locator('section.inv-render').count()).toBe(0);
-      await expect.poll(() => card.locator(`section.inv-file[data-ref="${c.ref}"] .inv-diff`).count(), { timeout: 20_000 }).toBe(1);
+      await expect
+        .poll(() => card.locator(`section.inv-file[data-ref="${c.ref}"] .inv-diff`).count(), { timeout: 20_000 })
+        .toBe(1);
       if (c.kind === 'tree') {
         // The message and the top of the diff under it, clear of the sticky header.
         const absent = card.locator('p.inv-render-absent');

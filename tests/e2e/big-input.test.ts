@@ -15,7 +15,11 @@ const deepCards = () =>
 describe('bad input is a state', () => {
   it('shows cards.json nested 5,000 levels deep as its error state with a clear sentence, and check reports it', async () => {
     const { page, repo } = await open('review-basic', { cards: { text: deepCards() } });
-    await eventually(() => texts(page.locator('.inv-banner'))).toContainEqual(expect.stringMatching(/^cards\.json does not parse \(nested deeper than 256 levels, which Involut does not read\)\. Every change is in Raw\.$/));
+    await eventually(() => texts(page.locator('.inv-banner'))).toContainEqual(
+      expect.stringMatching(
+        /^cards\.json does not parse \(nested deeper than 256 levels, which Involut does not read\)\. Every change is in Raw\.$/,
+      ),
+    );
     expect(await texts(page.locator('.inv-banner'))).not.toContainEqual(expect.stringContaining('cannot be reached'));
     let output = '';
     let code = 0;
@@ -59,12 +63,15 @@ describe('100,000 cards', () => {
     const painted = Date.now() - started;
     const nav = page.locator('nav[aria-label="Cards"]');
     await nav.locator('.inv-nav-title').first().waitFor();
-    console.log(`100,000 cards: the round on screen ${painted} ms after the page was asked for, ${await nav.locator('.inv-nav-item').count()} sidebar rows drawn`);
+    console.log(
+      `100,000 cards: the round on screen ${painted} ms after the page was asked for, ${await nav.locator('.inv-nav-item').count()} sidebar rows drawn`,
+    );
     expect(await nav.locator('.inv-nav-item').count()).toBeLessThan(2000);
     expect(painted).toBeLessThan(15_000);
     // Cards past the first rows are drawn as the sidebar is scrolled down to them.
     const later = nav.getByRole('button', { name: 'Card number 2999 ', exact: false });
-    for (let i = 0; i < 20 && !(await later.count()); i += 1) await nav.locator('.inv-nav-more').first().scrollIntoViewIfNeeded();
+    for (let i = 0; i < 20 && !(await later.count()); i += 1)
+      await nav.locator('.inv-nav-more').first().scrollIntoViewIfNeeded();
     await later.click();
     await eventually(() => text(page.locator('main.inv-main > article h2'))).toBe('Card number 2999');
   }, 120_000);

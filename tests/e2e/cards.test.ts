@@ -14,7 +14,9 @@ const nav = (page: Page) => page.locator('nav[aria-label="Cards"]');
 const fileOf = (page: Page, ref: string) => page.locator(`section.inv-file[data-ref=${JSON.stringify(ref)}]`);
 /** The text of a card's field (`Why`, `Skipped`, …) as the reader sees it, and how it is drawn. */
 async function field(page: Page, title: string, label: string): Promise<{ text: string; kind: string }> {
-  const item = card(page, title).locator('.inv-field').filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) });
+  const item = card(page, title)
+    .locator('.inv-field')
+    .filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) });
   return { text: await text(item.locator('dd')), kind: (await item.getAttribute('class')) ?? '' };
 }
 
@@ -25,7 +27,9 @@ describe('reading by cards', () => {
   it('groups the cards by intent with their titles and minutes, the request on top, and the coverage line', async () => {
     const { page, screenshot } = await open('review-basic');
     const sidebar = nav(page);
-    await eventually(() => text(sidebar.locator('.inv-request'))).toContain('make sessions expire after half an hour of inactivity');
+    await eventually(() => text(sidebar.locator('.inv-request'))).toContain(
+      'make sessions expire after half an hour of inactivity',
+    );
     // The request comes first in the sidebar, above the groups.
     expect(await sidebar.locator(':scope > *').first().getAttribute('class')).toContain('inv-request');
     expect(await text(sidebar.locator('.inv-coverage'))).toBe('4 of 6 changed files are explained by cards');
@@ -47,7 +51,10 @@ describe('reading by cards', () => {
     ]);
     // The files no card claims are listed under the cards.
     const unclaimed = sidebar.locator('section.inv-group').filter({ hasText: 'files no card claims' });
-    await eventually(() => texts(unclaimed.locator('.inv-unclaimed-list li'))).toEqual(['README.md', 'scripts/seed.ts']);
+    await eventually(() => texts(unclaimed.locator('.inv-unclaimed-list li'))).toEqual([
+      'README.md',
+      'scripts/seed.ts',
+    ]);
 
     // The first card of the first group is open, with its title and minutes.
     const first = card(page, titleOf('c_signout'));
@@ -72,7 +79,9 @@ describe('reading by cards', () => {
     await screenshot('cards-invalid');
 
     for (const id of ['c_signout', 'c_expire', 'c_rename', 'c_docs']) {
-      await nav(page).getByRole('button', { name: titleOf(id) }).click();
+      await nav(page)
+        .getByRole('button', { name: titleOf(id) })
+        .click();
       await eventually(() => text(card(page, titleOf(id)).locator('h2'))).toBe(titleOf(id));
     }
   });
@@ -83,10 +92,22 @@ describe('reading by cards', () => {
     await nav(page).getByRole('button', { name: expire }).click();
     await card(page, expire).waitFor();
     // c_expire: skipped "", unsure null, unrequested null, might_break [].
-    expect(await field(page, expire, 'Skipped')).toEqual({ text: 'looked, found nothing', kind: expect.stringContaining('inv-nothing') });
-    expect(await field(page, expire, 'Might break')).toEqual({ text: 'looked, found nothing', kind: expect.stringContaining('inv-nothing') });
-    expect(await field(page, expire, 'Unsure')).toEqual({ text: 'not stated', kind: expect.stringContaining('inv-not-stated') });
-    expect(await field(page, expire, 'Unrequested')).toEqual({ text: 'not stated', kind: expect.stringContaining('inv-not-stated') });
+    expect(await field(page, expire, 'Skipped')).toEqual({
+      text: 'looked, found nothing',
+      kind: expect.stringContaining('inv-nothing'),
+    });
+    expect(await field(page, expire, 'Might break')).toEqual({
+      text: 'looked, found nothing',
+      kind: expect.stringContaining('inv-nothing'),
+    });
+    expect(await field(page, expire, 'Unsure')).toEqual({
+      text: 'not stated',
+      kind: expect.stringContaining('inv-not-stated'),
+    });
+    expect(await field(page, expire, 'Unrequested')).toEqual({
+      text: 'not stated',
+      kind: expect.stringContaining('inv-not-stated'),
+    });
     await screenshot('cards-null-vs-empty');
 
     // The two are drawn differently, not only worded differently.
@@ -135,14 +156,21 @@ describe('reading by cards', () => {
     await screenshot('question-answered');
 
     await reload();
-    await eventually(() => text(card(page, signout.title).locator('.inv-answer-pair'))).toContain('Long-running exports');
-    await eventually(() => card(page, signout.title).getByRole('button', { name: 'Long-running exports' }).count()).toBe(0);
+    await eventually(() => text(card(page, signout.title).locator('.inv-answer-pair'))).toContain(
+      'Long-running exports',
+    );
+    await eventually(() =>
+      card(page, signout.title).getByRole('button', { name: 'Long-running exports' }).count(),
+    ).toBe(0);
     await fileOf(page, 'src/middleware/auth.ts').locator('.d2h-code-line-ctn').first().waitFor();
   });
 
   it('pins a matched mark in the row right under its line, and shows an unmatched one at the top of the file quoting what it looked for', async () => {
     const { page, screenshot } = await open('review-basic');
-    const expire = basic.cards.find((c) => c.id === 'c_expire') as { title: string; marks: Array<{ at: string; text: string }> };
+    const expire = basic.cards.find((c) => c.id === 'c_expire') as {
+      title: string;
+      marks: Array<{ at: string; text: string }>;
+    };
     const [matched, unmatched] = expire.marks as [{ at: string; text: string }, { at: string; text: string }];
     await nav(page).getByRole('button', { name: expire.title }).click();
     const file = fileOf(page, 'src/auth/session.ts');
@@ -150,7 +178,10 @@ describe('reading by cards', () => {
 
     const placement = await file.evaluate((section, at) => {
       const rows = [...section.querySelectorAll<HTMLTableRowElement>('tbody.d2h-diff-tbody > tr')];
-      const line = rows.find((r) => !r.classList.contains('inv-extra-row') && r.querySelector('.d2h-code-line-ctn')?.textContent?.includes(at));
+      const line = rows.find(
+        (r) =>
+          !r.classList.contains('inv-extra-row') && r.querySelector('.d2h-code-line-ctn')?.textContent?.includes(at),
+      );
       const next = line?.nextElementSibling as HTMLElement | null | undefined;
       return {
         line: line?.querySelector('.d2h-code-line-ctn')?.textContent ?? null,
@@ -175,7 +206,13 @@ describe('reading by cards', () => {
   it('shows hostile text in a title, why, mark, request, file name and diff line literally, and runs none of it', async () => {
     const { page, screenshot, dialogs } = await open('review-hostile');
     const cards = fixtureCards('review-hostile');
-    const hostile = cards.cards[0] as { title: string; why: string; skipped: string; might_break: string[]; marks: Array<{ text: string }> };
+    const hostile = cards.cards[0] as {
+      title: string;
+      why: string;
+      skipped: string;
+      might_break: string[];
+      marks: Array<{ text: string }>;
+    };
     const article = card(page, hostile.title);
     await eventually(() => text(article.locator('h2'))).toBe(hostile.title);
     await eventually(() => text(nav(page).locator('.inv-request p'))).toBe(cards.request!);
@@ -190,13 +227,17 @@ describe('reading by cards', () => {
     // Highlighting rewrites the lines' markup when the browser is idle: wait for it, then look again.
     await file.locator('.d2h-code-line-ctn .hljs-tag').first().waitFor({ state: 'attached' });
     await eventually(() => lines.filter({ hasText: '<img src=x onerror=window.__pwned=1>' }).count()).toBe(1);
-    await eventually(() => texts(nav(page).locator('.inv-unclaimed-list li'))).toEqual(['notes/<img src=x onerror=window.__pwned=1>.md']);
+    await eventually(() => texts(nav(page).locator('.inv-unclaimed-list li'))).toEqual([
+      'notes/<img src=x onerror=window.__pwned=1>.md',
+    ]);
     await screenshot('hostile-cards');
 
     await page.keyboard.press('r');
     const named = fileOf(page, 'notes/<img src=x onerror=window.__pwned=1>.md');
     await eventually(() => text(named.locator('.inv-file-path'))).toBe('notes/<img src=x onerror=window.__pwned=1>.md');
-    await eventually(() => text(page.locator('nav[aria-label="Changed files"]'))).toContain('<img src=x onerror=window.__pwned=1>.md');
+    await eventually(() => text(page.locator('nav[aria-label="Changed files"]'))).toContain(
+      '<img src=x onerror=window.__pwned=1>.md',
+    );
     await fileOf(page, 'src/page.html').locator('.d2h-code-line-ctn .hljs-tag').first().waitFor({ state: 'attached' });
     await screenshot('hostile-raw');
 
@@ -205,7 +246,9 @@ describe('reading by cards', () => {
       images: document.querySelectorAll('img').length,
       iframes: document.querySelectorAll('iframe').length,
       inlineScripts: [...document.querySelectorAll('script')].filter((s) => s.textContent?.includes('__pwned')).length,
-      handlers: [...document.querySelectorAll('*')].filter((e) => [...e.attributes].some((a) => a.name.startsWith('on'))).length,
+      handlers: [...document.querySelectorAll('*')].filter((e) =>
+        [...e.attributes].some((a) => a.name.startsWith('on')),
+      ).length,
     }));
     expect(ran).toEqual({ pwned: undefined, images: 0, iframes: 0, inlineScripts: 0, handlers: 0 });
     expect(dialogs).toEqual([]);
@@ -225,7 +268,9 @@ describe('reading by cards', () => {
 
     await page.keyboard.press('r');
     await page.locator('main[aria-label="Every changed file"]').waitFor();
-    await eventually(() => page.getByRole('group', { name: 'Mode' }).getByRole('button', { name: 'Raw' }).getAttribute('aria-pressed')).toBe('true');
+    await eventually(() =>
+      page.getByRole('group', { name: 'Mode' }).getByRole('button', { name: 'Raw' }).getAttribute('aria-pressed'),
+    ).toBe('true');
     await page.keyboard.press('r');
     await page.locator('main[aria-label="Selected card"]').waitFor();
     await eventually(current).toBe(`Card ${titleOf('c_expire')}`);

@@ -35,7 +35,8 @@ function contextRound(repo: FixtureRepo): void {
 }
 
 const fileOf = (page: Page, ref: string) => page.locator(`section.inv-file[data-ref=${JSON.stringify(ref)}]`);
-const treeButton = (page: Page, ref: string) => page.locator(`nav[aria-label="Changed files"] button.inv-tree-file[title=${JSON.stringify(ref)}]`);
+const treeButton = (page: Page, ref: string) =>
+  page.locator(`nav[aria-label="Changed files"] button.inv-tree-file[title=${JSON.stringify(ref)}]`);
 
 /** Old and new numbers of the unified row whose code reads `code`, or null when no row shows it. */
 const unifiedNumbers = (page: Page, ref: string, code: string) =>
@@ -53,7 +54,8 @@ const sideNumbers = (page: Page, ref: string, code: string) =>
   fileOf(page, ref).evaluate((section, code) => {
     const find = (table: Element | undefined) => {
       for (const row of table?.querySelectorAll('tbody.d2h-diff-tbody > tr') ?? []) {
-        if (row.querySelector('.d2h-code-line-ctn')?.textContent === code) return row.querySelector('.d2h-code-side-linenumber')?.textContent?.trim() ?? '';
+        if (row.querySelector('.d2h-code-line-ctn')?.textContent === code)
+          return row.querySelector('.d2h-code-side-linenumber')?.textContent?.trim() ?? '';
       }
       return null;
     };
@@ -66,7 +68,8 @@ const sideNumbers = (page: Page, ref: string, code: string) =>
     return { old: null, new: null };
   }, code);
 
-const hunkHeader = (page: Page, ref: string, index: number) => fileOf(page, ref).locator('tbody.d2h-diff-tbody td.d2h-info:not(.d2h-code-linenumber)').nth(index);
+const hunkHeader = (page: Page, ref: string, index: number) =>
+  fileOf(page, ref).locator('tbody.d2h-diff-tbody td.d2h-info:not(.d2h-code-linenumber)').nth(index);
 
 describe('expand context', () => {
   it('shows lines above a hunk and the whole file of a modified file, numbered on both sides, in unified and side by side', async () => {
@@ -78,11 +81,17 @@ describe('expand context', () => {
     await hunkHeader(page, ref, 1).click();
     await eventually(() => unifiedNumbers(page, ref, 'long line 35')).toEqual({ old: '35', new: '37' });
     expect(await unifiedNumbers(page, ref, 'long line 26')).toBeNull();
-    await fileOf(page, ref).getByRole('button', { name: /whole file/ }).click();
+    await fileOf(page, ref)
+      .getByRole('button', { name: /whole file/ })
+      .click();
     await eventually(() => unifiedNumbers(page, ref, 'long line 90')).toEqual({ old: '90', new: '92' });
     expect(await unifiedNumbers(page, ref, 'long line 1')).toEqual({ old: '1', new: '1' });
     expect(await unifiedNumbers(page, ref, 'long line 20')).toEqual({ old: '20', new: '22' });
-    expect(await fileOf(page, ref).getByRole('button', { name: /whole file/ }).count()).toBe(0);
+    expect(
+      await fileOf(page, ref)
+        .getByRole('button', { name: /whole file/ })
+        .count(),
+    ).toBe(0);
     await screenshot('context-whole-file');
     await page.keyboard.press('s');
     await eventually(() => sideNumbers(page, ref, 'long line 90')).toEqual({ old: '90', new: '92' });
@@ -95,14 +104,22 @@ describe('expand context', () => {
     const ref = 'src/new-name.ts';
     await treeButton(page, ref).click();
     expect(await unifiedNumbers(page, ref, 'moved line 45')).toBeNull();
-    await fileOf(page, ref).getByRole('button', { name: /more lines below/ }).click();
+    await fileOf(page, ref)
+      .getByRole('button', { name: /more lines below/ })
+      .click();
     // After the added line 5, old n is new n + 1: the last hunk ends at new 34, so 35..54 show.
     await eventually(() => unifiedNumbers(page, ref, 'moved line 45')).toEqual({ old: '45', new: '46' });
     expect(await unifiedNumbers(page, ref, 'moved line 53')).toEqual({ old: '53', new: '54' });
     expect(await unifiedNumbers(page, ref, 'moved line 54')).toBeNull();
-    await fileOf(page, ref).getByRole('button', { name: /more lines below/ }).click();
+    await fileOf(page, ref)
+      .getByRole('button', { name: /more lines below/ })
+      .click();
     await eventually(() => unifiedNumbers(page, ref, 'moved line 60')).toEqual({ old: '60', new: '61' });
-    await eventually(() => fileOf(page, ref).getByRole('button', { name: /more lines below/ }).count()).toBe(0);
+    await eventually(() =>
+      fileOf(page, ref)
+        .getByRole('button', { name: /more lines below/ })
+        .count(),
+    ).toBe(0);
   });
 
   it('offers nothing to expand in an added file: its one hunk is the whole file', async () => {

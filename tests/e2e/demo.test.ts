@@ -19,7 +19,14 @@ import { startCli, type LiveServer } from '../helpers/server';
 const CARDS = Cards.parse(JSON.parse(readFileSync(path.join(FIXTURES, 'demo-repo', 'cards.json'), 'utf8')));
 const card = (id: string) => CARDS.cards.find((c) => c.id === id)!;
 /** The card that draws each render kind (`code`: the diff itself, no drawing section). */
-const BY_RENDER = { code: 'c_idle', table: 'c_limits', schema: 'c_sessions_table', tree: 'c_admin_routes', graph: 'c_audit_flow', image: 'c_doze' } as const;
+const BY_RENDER = {
+  code: 'c_idle',
+  table: 'c_limits',
+  schema: 'c_sessions_table',
+  tree: 'c_admin_routes',
+  graph: 'c_audit_flow',
+  image: 'c_doze',
+} as const;
 const INTENTS = ['risk', 'behavior', 'structure', 'cleanup', 'assets'];
 const UNCLAIMED = 'scratch/expire-now.ts';
 
@@ -45,7 +52,13 @@ beforeAll(async () => {
   const home = temp('involut-demo-e2e-home-');
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
-  Object.assign(env, { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), INVOLUT_STATE_DIR: path.join(home, 'state'), GIT_CONFIG_NOSYSTEM: '1', TMPDIR: tmpdir });
+  Object.assign(env, {
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    INVOLUT_STATE_DIR: path.join(home, 'state'),
+    GIT_CONFIG_NOSYSTEM: '1',
+    TMPDIR: tmpdir,
+  });
   demo = await startCli(['demo', '--no-open', '--port', '0'], env);
   url = demo.url;
   browser = await launchBrowser();
@@ -82,9 +95,15 @@ const article = (page: Page, id: string) => page.locator(`article[data-card-id="
 
 /** Selects a card in the sidebar and sets how much of it shows. */
 async function select(page: Page, id: string, detail?: 'summary' | 'full'): Promise<void> {
-  await sidebar(page).getByRole('button', { name: card(id).title }).click();
+  await sidebar(page)
+    .getByRole('button', { name: card(id).title })
+    .click();
   await article(page, id).waitFor();
-  if (detail) await article(page, id).getByRole('group', { name: 'How much of the card to show' }).getByRole('button', { name: detail }).click();
+  if (detail)
+    await article(page, id)
+      .getByRole('group', { name: 'How much of the card to show' })
+      .getByRole('button', { name: detail })
+      .click();
 }
 
 /** Answers the schema card's `before` question, which hides its drawing and diff until then. */
@@ -131,27 +150,45 @@ describe('involut demo', () => {
     const [folder] = readdirSync(tmpdir).filter((name) => name.startsWith('involut-demo-'));
     const repo = path.join(tmpdir, folder!, 'dungeon-dash');
     const material = Material.parse(JSON.parse(readFileSync(path.join(repo, '.review', 'material.json'), 'utf8')));
-    expect(new Set(material.material.map((m) => m.status))).toEqual(new Set(['added', 'modified', 'deleted', 'renamed']));
+    expect(new Set(material.material.map((m) => m.status))).toEqual(
+      new Set(['added', 'modified', 'deleted', 'renamed']),
+    );
     expect(material.material.filter((m) => m.binary).map((m) => m.ref)).toEqual(['assets/hero-sheet.png']);
     expect(material.material.find((m) => m.ref === 'src/auth/session.ts')?.commits?.length).toBe(1);
     const refs = material.material.map((m) => m.ref);
     const claimed = new Set(CARDS.cards.flatMap((c) => c.refs));
     expect(refs.filter((ref) => !claimed.has(ref))).toEqual([UNCLAIMED]);
-    expect([...claimed].filter((ref) => !refs.includes(ref)), 'refs the material does not hold').toEqual([]);
+    expect(
+      [...claimed].filter((ref) => !refs.includes(ref)),
+      'refs the material does not hold',
+    ).toEqual([]);
     // Every mark finds its line but one, which names a line the diff does not hold, on purpose.
     const diffs = new Map(material.material.map((m) => [m.ref, (m.diff ?? '').split('\n')]));
-    const unmatched = CARDS.cards.flatMap((c) => c.marks ?? []).filter((mark) => !diffs.get(mark.ref)!.some((line) => line.includes(mark.at)));
+    const unmatched = CARDS.cards
+      .flatMap((c) => c.marks ?? [])
+      .filter((mark) => !diffs.get(mark.ref)!.some((line) => line.includes(mark.at)));
     expect(unmatched.map((m) => m.at)).toEqual(['touchSession(session, now)']);
     // The cards show every field: null ("not stated") and empty ("looked, found nothing") on purpose.
     const cards = CARDS.cards;
     expect(new Set(cards.map((c) => c.intent))).toEqual(new Set(INTENTS));
     expect(new Set(cards.map((c) => c.render ?? 'code'))).toEqual(new Set(Object.keys(BY_RENDER)));
     for (const field of ['skipped', 'unrequested', 'might_break'] as const) {
-      expect(cards.some((c) => c[field] === null), `${field}: null somewhere`).toBe(true);
-      expect(cards.some((c) => c[field] === '' || (Array.isArray(c[field]) && c[field].length === 0)), `${field}: empty somewhere`).toBe(true);
+      expect(
+        cards.some((c) => c[field] === null),
+        `${field}: null somewhere`,
+      ).toBe(true);
+      expect(
+        cards.some((c) => c[field] === '' || (Array.isArray(c[field]) && c[field].length === 0)),
+        `${field}: empty somewhere`,
+      ).toBe(true);
     }
     expect(cards.some((c) => c.unsure && c.unsure.alternative)).toBe(true);
-    expect(cards.filter((c) => c.question).map((c) => c.question!.when).sort()).toEqual(['after', 'before']);
+    expect(
+      cards
+        .filter((c) => c.question)
+        .map((c) => c.question!.when)
+        .sort(),
+    ).toEqual(['after', 'before']);
     expect(cards.some((c) => c.continues && cards.some((d) => d.id === c.continues))).toBe(true);
   });
 
@@ -160,7 +197,10 @@ describe('involut demo', () => {
       const page = await open(scheme);
       const nav = sidebar(page);
       expect(await nav.locator('.inv-request p').textContent()).toBe(CARDS.request);
-      expect((await nav.locator('.inv-group-title').allTextContents()).map((t) => t.trim())).toEqual([...INTENTS, 'files no card claims']);
+      expect((await nav.locator('.inv-group-title').allTextContents()).map((t) => t.trim())).toEqual([
+        ...INTENTS,
+        'files no card claims',
+      ]);
       expect(await nav.locator('.inv-coverage').textContent()).toBe('17 of 18 changed files are explained by cards');
       expect((await nav.locator('.inv-unclaimed-list li').allTextContents()).map((t) => t.trim())).toEqual([UNCLAIMED]);
 
@@ -187,7 +227,10 @@ describe('involut demo', () => {
           expect(await shown.locator('.inv-mark-unmatched').textContent()).toContain('touchSession(session, now)');
           await shown.locator('.inv-mark:not(.inv-mark-unmatched)').scrollIntoViewIfNeeded();
           await page.screenshot({ path: path.join(SCREENSHOTS, `demo-render-code-${scheme}.png`) });
-          await shoot(shown.locator('section.inv-file[data-ref="src/middleware/auth.ts"]'), `demo-render-code-unmatched-mark-${scheme}`);
+          await shoot(
+            shown.locator('section.inv-file[data-ref="src/middleware/auth.ts"]'),
+            `demo-render-code-unmatched-mark-${scheme}`,
+          );
           continue;
         }
         const section = shown.locator(`section.inv-render[aria-label="${kind} drawing"]`);
@@ -214,10 +257,20 @@ describe('involut demo', () => {
     expect(await limits.locator('.inv-thread').textContent()).toContain(`Continues ${card('c_idle').title}`);
     expect(await limits.locator('.inv-field.inv-nothing dt').allTextContents()).toEqual(['Might break']);
     await select(page, 'c_idle');
-    expect(await article(page, 'c_idle').locator('.inv-thread').textContent()).toContain(`Continued by ${card('c_limits').title}`);
-    expect(await article(page, 'c_idle').locator('.inv-unsure strong').allTextContents()).toEqual(['About:', 'Chose:', 'Because:', 'Alternative:']);
+    expect(await article(page, 'c_idle').locator('.inv-thread').textContent()).toContain(
+      `Continued by ${card('c_limits').title}`,
+    );
+    expect(await article(page, 'c_idle').locator('.inv-unsure strong').allTextContents()).toEqual([
+      'About:',
+      'Chose:',
+      'Because:',
+      'Alternative:',
+    ]);
     await select(page, 'c_doze');
-    expect(await article(page, 'c_doze').locator('.inv-field.inv-not-stated dt').allTextContents()).toEqual(['Skipped', 'Unsure']);
+    expect(await article(page, 'c_doze').locator('.inv-field.inv-not-stated dt').allTextContents()).toEqual([
+      'Skipped',
+      'Unsure',
+    ]);
     await select(page, 'c_admin_routes', 'full');
     const after = article(page, 'c_admin_routes').getByRole('region', { name: 'Question' });
     expect(await after.locator('h3').textContent()).toBe('Now that you have looked');

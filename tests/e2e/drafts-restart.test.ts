@@ -60,7 +60,11 @@ describe('a draft and its server', () => {
       expect(second.base).not.toBe(first.base);
       const again = await viewer(second.url);
       await eventually(() => box(again).inputValue()).toBe('Typed before the server stopped.');
-      const notes = await until(repo.notes, (n) => n?.notes.c_signout?.text === 'Typed before the server stopped.', 'the draft written as a note');
+      const notes = await until(
+        repo.notes,
+        (n) => n?.notes.c_signout?.text === 'Typed before the server stopped.',
+        'the draft written as a note',
+      );
       expect(notes!.notes.c_signout!.title).toBe(title);
       await again.context().close();
     } finally {
@@ -85,7 +89,11 @@ describe('a draft and its server', () => {
       expect(second.token).not.toBe(first.token);
       await page.evaluate((url) => window.history.replaceState(null, '', url), first.url);
       await page.evaluate((hash) => (window.location.hash = hash), new URL(second.url).hash);
-      await until(repo.notes, (n) => n?.notes.c_signout?.text === 'Typed while it was down.', 'the draft sent with the new token');
+      await until(
+        repo.notes,
+        (n) => n?.notes.c_signout?.text === 'Typed while it was down.',
+        'the draft sent with the new token',
+      );
       expect(await page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
       await page.context().close();
     } finally {

@@ -58,7 +58,8 @@ afterAll(removeLoopDirs);
 
 const fileOf = (page: Page, ref: string) => page.locator(`section.inv-file[data-ref=${JSON.stringify(ref)}]`);
 const noteBox = (page: Page, label: string) => page.getByRole('textbox', { name: label, exact: true });
-const modeButton = (page: Page, name: 'Cards' | 'Raw') => page.getByRole('group', { name: 'Mode' }).getByRole('button', { name, exact: true });
+const modeButton = (page: Page, name: 'Cards' | 'Raw') =>
+  page.getByRole('group', { name: 'Mode' }).getByRole('button', { name, exact: true });
 /** A note's thread as the reader sees it: its state, and the titles of the cards that address it. */
 const threadOf = async (scope: ReturnType<Page['locator']>) => {
   const thread = scope.locator('.inv-note-thread');
@@ -70,7 +71,9 @@ async function clickLineNumber(page: Page, ref: string, number: number): Promise
     .filter({ has: page.locator('.line-num2', { hasText: new RegExp(`^\\s*${number}\\s*$`) }) })
     .locator('.d2h-code-linenumber')
     .click();
-  await eventually(() => noteBox(page, `Note on ${ref} line +${number}`).evaluate((el) => el === document.activeElement)).toBe(true);
+  await eventually(() =>
+    noteBox(page, `Note on ${ref} line +${number}`).evaluate((el) => el === document.activeElement),
+  ).toBe(true);
 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -93,11 +96,16 @@ describe('the review loop across two rounds', () => {
     viewer = await openViewer(agent);
     const { page, screenshot } = viewer;
     await noteBox(page, `Note on card ${FIRST.title}`).pressSequentially('Why a module constant and not a parameter?');
-    await page.locator('[data-note-key="c_1"]').getByRole('combobox', { name: 'Kind of note' }).selectOption('question');
+    await page
+      .locator('[data-note-key="c_1"]')
+      .getByRole('combobox', { name: 'Kind of note' })
+      .selectOption('question');
     await modeButton(page, 'Raw').click();
     // The first round has nothing to compare with, and the switch says so.
     const which = page.getByRole('group', { name: 'Which changes' });
-    await eventually(() => text(page.locator('.inv-round-unavailable'))).toBe('This is the first round: there is no earlier one to compare with.');
+    await eventually(() => text(page.locator('.inv-round-unavailable'))).toBe(
+      'This is the first round: there is no earlier one to compare with.',
+    );
     expect(await which.getByRole('button', { name: 'Since the last round' }).isDisabled()).toBe(true);
     await clickLineNumber(page, ref, noted.number);
     await page.keyboard.type('Name it for what it is: a salutation.');
@@ -121,7 +129,11 @@ describe('the review loop across two rounds', () => {
     agent.write('src/greet.ts', GREET_ROUND_2);
     agent.remove('src/farewell.ts');
     agent.write('src/names.ts', "// The people we greet.\nexport const names = ['Ada'];\n");
-    agent.writeCards({ contract: 1, request: 'make the greeting word configurable', cards: [FIRST, { ...SECOND, addresses: ['c_1', lineKey, 'file:src/farewell.ts'] }] });
+    agent.writeCards({
+      contract: 1,
+      request: 'make the greeting word configurable',
+      cards: [FIRST, { ...SECOND, addresses: ['c_1', lineKey, 'file:src/farewell.ts'] }],
+    });
     agent.rounds();
     expect(agent.material().source.round).toBe(2);
 
@@ -132,20 +144,31 @@ describe('the review loop across two rounds', () => {
     await eventually(() => text(outdated.locator('.inv-outdated-label'))).toBe(
       `Outdated: line note on +${noted.number}, written on ${noted.text}. That line is no longer in this round’s diff.`,
     );
-    expect(await noteBox(page, `Note on ${ref} line +${noted.number}`).inputValue()).toBe('Name it for what it is: a salutation.');
+    expect(await noteBox(page, `Note on ${ref} line +${noted.number}`).inputValue()).toBe(
+      'Name it for what it is: a salutation.',
+    );
     await eventually(() => threadOf(outdated)).toEqual({ state: 'answered', by: [SECOND.title] });
     // The file the agent deleted is in neither round's whole diff now; its note stays on top of Raw.
     const elsewhere = page.getByRole('region', { name: 'Notes on files not in this round' });
-    await eventually(() => text(elsewhere.locator('.inv-outdated-label'))).toBe('Note on src/farewell.ts. This round does not change src/farewell.ts.');
+    await eventually(() => text(elsewhere.locator('.inv-outdated-label'))).toBe(
+      'Note on src/farewell.ts. This round does not change src/farewell.ts.',
+    );
     expect(await noteBox(page, 'Note on file src/farewell.ts').inputValue()).toBe('Nobody asked for this; drop it.');
-    expect(await page.locator('section.inv-file').evaluateAll((s) => s.map((e) => e.getAttribute('data-ref')))).toEqual(['src/greet.ts', 'src/names.ts']);
+    expect(await page.locator('section.inv-file').evaluateAll((s) => s.map((e) => e.getAttribute('data-ref')))).toEqual(
+      ['src/greet.ts', 'src/names.ts'],
+    );
     // A line note whose exact line is still in the diff, one line lower, follows it (and only then).
     const moved = await fileOf(page, 'src/names.ts')
       .locator('.inv-note-moved')
-      .evaluate((el) => ({ said: el.textContent, row: el.closest('tr')!.previousElementSibling!.querySelector('.line-num2')!.textContent!.trim() }));
+      .evaluate((el) => ({
+        said: el.textContent,
+        row: el.closest('tr')!.previousElementSibling!.querySelector('.line-num2')!.textContent!.trim(),
+      }));
     expect(moved).toEqual({ said: 'Written on line +1; it followed its line, which now reads here at +2.', row: '2' });
     // Drawn again under its new line, the box the reader opened in round 1 does not take the focus again.
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null)).not.toBe('Note on src/names.ts line +1');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null)).not.toBe(
+      'Note on src/names.ts line +1',
+    );
     await fileOf(page, 'src/names.ts').evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await screenshot('loop-raw-moved');
     await page.evaluate(() => window.scrollTo(0, 0));
@@ -153,11 +176,9 @@ describe('the review loop across two rounds', () => {
 
     // Since my last review: only what the second round changed.
     await since.click();
-    await eventually(() => page.locator('section.inv-file').evaluateAll((s) => s.map((e) => e.getAttribute('data-ref')))).toEqual([
-      'src/farewell.ts',
-      'src/greet.ts',
-      'src/names.ts',
-    ]);
+    await eventually(() =>
+      page.locator('section.inv-file').evaluateAll((s) => s.map((e) => e.getAttribute('data-ref'))),
+    ).toEqual(['src/farewell.ts', 'src/greet.ts', 'src/names.ts']);
     const sinceDiff = await text(fileOf(page, ref).locator('.inv-diff'));
     expect(sinceDiff).toContain("const salutation = 'Hello';");
     expect(sinceDiff).not.toContain('Hello, '); // the base's line is not part of this diff
@@ -175,7 +196,10 @@ describe('the review loop across two rounds', () => {
 
     // The first card: its note reads answered, addressed by the second card.
     await page.locator('.inv-thread').getByRole('button', { name: FIRST.title }).click();
-    await eventually(() => threadOf(page.locator('[data-note-key="c_1"]'))).toEqual({ state: 'answered', by: [SECOND.title] });
+    await eventually(() => threadOf(page.locator('[data-note-key="c_1"]'))).toEqual({
+      state: 'answered',
+      by: [SECOND.title],
+    });
     await screenshot('loop-card-note-answered');
 
     // Writing the note again opens it again.
@@ -183,6 +207,9 @@ describe('the review loop across two rounds', () => {
     await page.keyboard.press('Control+End');
     await page.keyboard.type(' Still unsure.');
     await until(agent.notes, (n) => !!n?.notes.c_1?.text.endsWith('Still unsure.'), 'the rewritten note in notes.json');
-    await eventually(() => threadOf(page.locator('[data-note-key="c_1"]'))).toEqual({ state: 'open', by: [SECOND.title] });
+    await eventually(() => threadOf(page.locator('[data-note-key="c_1"]'))).toEqual({
+      state: 'open',
+      by: [SECOND.title],
+    });
   });
 });

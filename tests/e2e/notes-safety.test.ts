@@ -13,7 +13,8 @@ const { open } = e2e();
 
 const basic = fixtureCards('review-basic');
 const noteBox = (page: Page, label: string) => page.getByRole('textbox', { name: label, exact: true });
-const statusOf = (page: Page, key: string) => text(page.locator(`[data-note-key=${JSON.stringify(key)}] .inv-note-status`).first());
+const statusOf = (page: Page, key: string) =>
+  text(page.locator(`[data-note-key=${JSON.stringify(key)}] .inv-note-status`).first());
 const withIds = (ids: Record<string, string>) => ({
   ...basic,
   cards: basic.cards.filter((c) => c.id !== 'c_broken').map((c) => ({ ...c, id: ids[String(c.id)] ?? c.id })),
@@ -25,22 +26,37 @@ describe('note keys', () => {
     const cards = withIds({ c_signout: '__proto__', c_expire: 'constructor' });
     const { page, repo, reload } = await open('review-basic', { cards: { text: JSON.stringify(cards) } });
     const signout = noteBox(page, `Note on card ${titleOf('c_signout')}`);
-    await page.locator(`nav[aria-label="Cards"]`).getByRole('button', { name: titleOf('c_signout') }).click();
+    await page
+      .locator(`nav[aria-label="Cards"]`)
+      .getByRole('button', { name: titleOf('c_signout') })
+      .click();
     await signout.click();
     await signout.pressSequentially('Keep this one.');
-    await until(repo.notes, (n) => n !== null && Object.keys(n.notes).includes('__proto__'), 'the __proto__ note in notes.json');
+    await until(
+      repo.notes,
+      (n) => n !== null && Object.keys(n.notes).includes('__proto__'),
+      'the __proto__ note in notes.json',
+    );
     await eventually(() => statusOf(page, '__proto__')).toBe('saved');
     await reload();
-    await page.locator(`nav[aria-label="Cards"]`).getByRole('button', { name: titleOf('c_signout') }).click();
+    await page
+      .locator(`nav[aria-label="Cards"]`)
+      .getByRole('button', { name: titleOf('c_signout') })
+      .click();
     expect(await noteBox(page, `Note on card ${titleOf('c_signout')}`).inputValue()).toBe('Keep this one.');
 
-    await page.locator(`nav[aria-label="Cards"]`).getByRole('button', { name: titleOf('c_expire') }).click();
+    await page
+      .locator(`nav[aria-label="Cards"]`)
+      .getByRole('button', { name: titleOf('c_expire') })
+      .click();
     expect(await noteBox(page, `Note on card ${titleOf('c_expire')}`).inputValue()).toBe('');
     expect(await statusOf(page, 'constructor')).toBe('');
 
     const listed = execFileSync(process.execPath, [CLI, 'notes', '--repo', repo.dir], { encoding: 'utf8' });
     expect(listed).toContain('Keep this one.');
-    const json = JSON.parse(execFileSync(process.execPath, [CLI, 'notes', '--json', '--repo', repo.dir], { encoding: 'utf8' }));
+    const json = JSON.parse(
+      execFileSync(process.execPath, [CLI, 'notes', '--json', '--repo', repo.dir], { encoding: 'utf8' }),
+    );
     expect(Object.keys(json.notes)).toEqual(['__proto__']);
   });
 });
@@ -114,26 +130,40 @@ describe('invisible characters', () => {
     const cards = {
       contract: 1,
       cards: [
-        { id: 'c_t', title: 'Access check', intent: 'risk', minutes: 1, refs: ['src/access.ts'], why: 'Admins only\u202E.nimda' },
+        {
+          id: 'c_t',
+          title: 'Access check',
+          intent: 'risk',
+          minutes: 1,
+          refs: ['src/access.ts'],
+          why: 'Admins only\u202E.nimda',
+        },
       ],
     };
     const { page, screenshot } = await open('review-basic', {
       cards: { text: JSON.stringify(cards) },
       prepare: (repo) => {
-        repo.write('src/access.ts', `export function allowed(accessLevel: string) {\n  ${trojan}    return true;\n  }\n  return false;\n}\n`);
+        repo.write(
+          'src/access.ts',
+          `export function allowed(accessLevel: string) {\n  ${trojan}    return true;\n  }\n  return false;\n}\n`,
+        );
         repo.write('src_\u202Egpj.exe', 'not a picture\n');
         repo.rounds();
       },
     });
     const card = page.locator('article[data-card-id="c_t"]');
-    await eventually(() => texts(card.locator('.inv-invisible-warning'))).toContainEqual(expect.stringMatching(/^This card holds 1 direction-control or invisible character/));
+    await eventually(() => texts(card.locator('.inv-invisible-warning'))).toContainEqual(
+      expect.stringMatching(/^This card holds 1 direction-control or invisible character/),
+    );
     expect(await text(card.locator('.inv-field').first())).toContain('Admins only⟨U+202E⟩.nimda');
     const file = page.locator('section.inv-file[data-ref="src/access.ts"]');
     await file.locator('.inv-invisible').first().waitFor();
     const line = await file.locator('.d2h-code-line-ctn', { hasText: 'Check if admin' }).first().textContent();
     expect(line).toContain('"user⟨U+202E⟩ ⟨U+2066⟩// Check if admin⟨U+2069⟩ ⟨U+2066⟩")');
     expect(line).not.toMatch(/[\u202E\u2066\u2069]/);
-    expect(await text(file.locator('.inv-invisible-warning'))).toMatch(/^The diff holds 4 direction-control or invisible characters/);
+    expect(await text(file.locator('.inv-invisible-warning'))).toMatch(
+      /^The diff holds 4 direction-control or invisible characters/,
+    );
     await screenshot('invisible-diff');
 
     await page.getByRole('button', { name: /raw/i }).first().click();

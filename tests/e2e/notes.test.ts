@@ -72,8 +72,16 @@ describe('notes', () => {
     // Reload within the save pause: the draft is only in the browser's storage.
     await reload();
     expect(await noteBox(page, 'Note on file scripts/seed.ts').inputValue()).toBe('Move this under tools/.');
-    const notes = await until(repo.notes, (n) => n?.notes['file:scripts/seed.ts'] !== undefined, 'the file note in notes.json');
-    expect(notes!.notes['file:scripts/seed.ts']).toMatchObject({ title: 'scripts/seed.ts', refs: ['scripts/seed.ts'], text: 'Move this under tools/.' });
+    const notes = await until(
+      repo.notes,
+      (n) => n?.notes['file:scripts/seed.ts'] !== undefined,
+      'the file note in notes.json',
+    );
+    expect(notes!.notes['file:scripts/seed.ts']).toMatchObject({
+      title: 'scripts/seed.ts',
+      refs: ['scripts/seed.ts'],
+      text: 'Move this under tools/.',
+    });
     await late.answered;
     await page.waitForTimeout(200);
     expect(await noteBox(page, 'Note on file scripts/seed.ts').inputValue()).toBe('Move this under tools/.');
@@ -83,7 +91,9 @@ describe('notes', () => {
 
   it('saves a line note, opened by clicking a line number, under line:<ref>:+<n> with the diff line as its quote', async () => {
     const { page, repo, screenshot } = await open('review-basic');
-    await nav(page).getByRole('button', { name: titleOf('c_expire') }).click();
+    await nav(page)
+      .getByRole('button', { name: titleOf('c_expire') })
+      .click();
     const ref = 'src/auth/session.ts';
     const diff = repo.material().material.find((e) => e.ref === ref)!.diff!;
     const { text: line, number } = newSideLine(diff, 'const idle = now - session.lastSeen;');
@@ -98,10 +108,16 @@ describe('notes', () => {
     await eventually(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.type('Why not keep lastSeen in the store?');
     const key = `line:${ref}:+${number}`;
-    const notes = await until(repo.notes, (n) => n?.notes[key]?.text === 'Why not keep lastSeen in the store?', 'the line note in notes.json');
+    const notes = await until(
+      repo.notes,
+      (n) => n?.notes[key]?.text === 'Why not keep lastSeen in the store?',
+      'the line note in notes.json',
+    );
     expect(notes!.notes[key]).toMatchObject({ quote: line, refs: [ref] });
     // The box sits in the row right under the line it is about.
-    const under = await numberCell.evaluate((cell) => cell.closest('tr')!.nextElementSibling?.querySelector('textarea')?.getAttribute('aria-label'));
+    const under = await numberCell.evaluate((cell) =>
+      cell.closest('tr')!.nextElementSibling?.querySelector('textarea')?.getAttribute('aria-label'),
+    );
     expect(under).toBe(`Note on ${ref} line +${number}`);
     await screenshot('notes-line');
   });
@@ -124,7 +140,9 @@ describe('live', () => {
     repo.writeCards({ ...basic, cards: [...basic.cards, appended] });
     const link = nav(page).getByRole('button', { name: String(appended.title) });
     await link.waitFor();
-    await eventually(() => text(nav(page).locator('.inv-coverage'))).toBe('5 of 6 changed files are explained by cards');
+    await eventually(() => text(nav(page).locator('.inv-coverage'))).toBe(
+      '5 of 6 changed files are explained by cards',
+    );
     expect(await page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     expect(await noteBox(page, `Note on card ${title}`).inputValue()).toBe(draft);
     expect(repo.notes()?.notes.c_signout).toBeUndefined();
@@ -141,8 +159,12 @@ describe('live', () => {
     const { page, repo, screenshot } = await open('review-basic');
     await page.evaluate(() => ((window as { __sameDocument?: boolean }).__sameDocument = true));
     repo.writeCards('{ "contract": 1, "cards": [ { "id": "c_new", "title": "Half writ');
-    await eventually(() => texts(page.locator('.inv-banner'))).toContainEqual(expect.stringMatching(/^cards\.json does not parse.*Showing the last good cards\.$/));
-    expect(await page.locator('main[aria-label="Selected card"] article h2').first().textContent()).toBe(titleOf('c_signout'));
+    await eventually(() => texts(page.locator('.inv-banner'))).toContainEqual(
+      expect.stringMatching(/^cards\.json does not parse.*Showing the last good cards\.$/),
+    );
+    expect(await page.locator('main[aria-label="Selected card"] article h2').first().textContent()).toBe(
+      titleOf('c_signout'),
+    );
     const shown = await texts(nav(page).locator('.inv-nav-title'));
     for (const id of ['c_signout', 'c_expire', 'c_rename', 'c_docs']) expect(shown).toContain(titleOf(id));
     expect(await page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument)).toBe(true);

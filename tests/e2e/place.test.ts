@@ -12,7 +12,8 @@ const { open } = e2e();
 
 const nav = (page: Page) => page.locator('nav.inv-sidebar');
 const fileOf = (page: Page, ref: string) => page.locator(`section.inv-file[data-ref=${JSON.stringify(ref)}]`);
-const treeButton = (page: Page, ref: string) => page.locator(`nav[aria-label="Changed files"] button.inv-tree-file[title=${JSON.stringify(ref)}]`);
+const treeButton = (page: Page, ref: string) =>
+  page.locator(`nav[aria-label="Changed files"] button.inv-tree-file[title=${JSON.stringify(ref)}]`);
 const fragment = (page: Page) => Object.fromEntries(new URLSearchParams(new URL(page.url()).hash.slice(1)));
 
 /** The file's top against the app bar: a jump must leave its header fully below the bar. */
@@ -29,9 +30,16 @@ const hit = (page: Page) =>
     const row = document.querySelector('tr.inv-hit');
     if (!row) return null;
     const section = row.closest('section.inv-file')!;
-    const below = Math.max(document.querySelector('.inv-header')!.getBoundingClientRect().bottom, section.querySelector('.inv-file-header')!.getBoundingClientRect().bottom);
+    const below = Math.max(
+      document.querySelector('.inv-header')!.getBoundingClientRect().bottom,
+      section.querySelector('.inv-file-header')!.getBoundingClientRect().bottom,
+    );
     const r = row.getBoundingClientRect();
-    return { ref: section.getAttribute('data-ref'), number: row.querySelector('.line-num2')?.textContent?.trim() ?? '', inSight: r.top >= below - 0.5 && r.bottom <= innerHeight };
+    return {
+      ref: section.getAttribute('data-ref'),
+      number: row.querySelector('.line-num2')?.textContent?.trim() ?? '',
+      inSight: r.top >= below - 0.5 && r.bottom <= innerHeight,
+    };
   });
 
 describe('the URL keeps the reader’s place', () => {
@@ -51,7 +59,9 @@ describe('the URL keeps the reader’s place', () => {
     const ref = 'src/auth/session.ts';
     await treeButton(page, ref).click();
     await eventually(() => fragment(page)).toMatchObject({ mode: 'raw', file: ref });
-    const cell = fileOf(page, ref).locator('td.d2h-code-linenumber').filter({ has: page.locator('.line-num2', { hasText: /^\s*12\s*$/ }) });
+    const cell = fileOf(page, ref)
+      .locator('td.d2h-code-linenumber')
+      .filter({ has: page.locator('.line-num2', { hasText: /^\s*12\s*$/ }) });
     await cell.click();
     await eventually(() => fragment(page)).toMatchObject({ mode: 'raw', file: ref, line: '+12' });
     await page.keyboard.press('Escape');
@@ -71,7 +81,9 @@ describe('the URL keeps the reader’s place', () => {
     await page.goBack();
     await eventually(() => fragment(page).file).toBe('src/util/text.ts');
     await eventually(() => fileTop(page, 'src/util/text.ts')).toEqual({ belowBar: true, nearTop: true });
-    await eventually(() => page.locator('nav[aria-label="Changed files"] li[aria-selected="true"] > button').getAttribute('title')).toBe('src/util/text.ts');
+    await eventually(() =>
+      page.locator('nav[aria-label="Changed files"] li[aria-selected="true"] > button').getAttribute('title'),
+    ).toBe('src/util/text.ts');
     await page.goForward();
     await eventually(() => fragment(page).file).toBe('scripts/seed.ts');
     await eventually(() => fileTop(page, 'scripts/seed.ts')).toEqual({ belowBar: true, nearTop: true });
@@ -84,7 +96,9 @@ describe('jumps land in sight', () => {
     for (const ref of ['src/middleware/auth.ts', 'docs/legacy-auth.md', 'README.md']) {
       await treeButton(page, ref).click();
       // The last file cannot scroll up to the bar: it only has to be below it.
-      await eventually(() => fileTop(page, ref)).toMatchObject(ref === 'README.md' ? { belowBar: true } : { belowBar: true, nearTop: true });
+      await eventually(() => fileTop(page, ref)).toMatchObject(
+        ref === 'README.md' ? { belowBar: true } : { belowBar: true, nearTop: true },
+      );
     }
     await treeButton(page, 'docs/legacy-auth.md').click();
     await eventually(() => fileTop(page, 'docs/legacy-auth.md')).toEqual({ belowBar: true, nearTop: true });

@@ -14,9 +14,13 @@ const { open } = e2e();
 
 const tree = (page: Page) => page.locator('nav[aria-label="Changed files"]');
 const fileOf = (page: Page, ref: string) => page.locator(`section.inv-file[data-ref=${JSON.stringify(ref)}]`);
-const treeRefs = (page: Page) => tree(page).locator('button.inv-tree-file').evaluateAll((b) => b.map((x) => x.getAttribute('title')));
+const treeRefs = (page: Page) =>
+  tree(page)
+    .locator('button.inv-tree-file')
+    .evaluateAll((b) => b.map((x) => x.getAttribute('title')));
 const drawnRows = (page: Page, ref: string) => fileOf(page, ref).locator('tbody.d2h-diff-tbody > tr').count();
-const modeButton = (page: Page, name: 'Cards' | 'Raw') => page.getByRole('group', { name: 'Mode' }).getByRole('button', { name, exact: true });
+const modeButton = (page: Page, name: 'Cards' | 'Raw') =>
+  page.getByRole('group', { name: 'Mode' }).getByRole('button', { name, exact: true });
 
 /** A round of one file with two hunks far apart, so a hunk key has somewhere to go (the fixture's own changes are committed first). */
 function twoHunks(repo: FixtureRepo): void {
@@ -39,7 +43,8 @@ const landed = (page: Page, selector: string) =>
       const r = element.getBoundingClientRect();
       const section = element.closest('section.inv-file');
       const fileHeader = section?.querySelector('.inv-file-header')?.getBoundingClientRect().bottom ?? bar;
-      if (r.top >= Math.max(bar, fileHeader) - 0.5 && r.top < Math.max(bar, fileHeader) + 30) return element.textContent?.trim().slice(0, 60) ?? '';
+      if (r.top >= Math.max(bar, fileHeader) - 0.5 && r.top < Math.max(bar, fileHeader) + 30)
+        return element.textContent?.trim().slice(0, 60) ?? '';
     }
     return null;
   }, selector);
@@ -49,7 +54,11 @@ describe('the file tree', () => {
     const { page, screenshot } = await open('review-basic', { cards: 'none' });
     const filter = tree(page).getByRole('searchbox', { name: 'Filter files by path' });
     await filter.fill('auth');
-    await eventually(() => treeRefs(page)).toEqual(['src/auth/session.ts', 'src/middleware/auth.ts', 'docs/legacy-auth.md'].sort((a, b) => (a.startsWith('docs') ? -1 : b.startsWith('docs') ? 1 : a.localeCompare(b))));
+    await eventually(() => treeRefs(page)).toEqual(
+      ['src/auth/session.ts', 'src/middleware/auth.ts', 'docs/legacy-auth.md'].sort((a, b) =>
+        a.startsWith('docs') ? -1 : b.startsWith('docs') ? 1 : a.localeCompare(b),
+      ),
+    );
     expect(await text(tree(page).locator('.inv-filter-count'))).toBe('3 of 6 files');
     await filter.fill('SRC auth .ts');
     await eventually(() => treeRefs(page)).toEqual(['src/auth/session.ts', 'src/middleware/auth.ts']);
@@ -99,7 +108,9 @@ describe('keys', () => {
   it('the help overlay lists every key the viewer answers', async () => {
     const { page } = await open('review-basic');
     await page.keyboard.press('?');
-    const listed = (await texts(page.getByRole('dialog', { name: 'Keyboard shortcuts' }).locator('kbd'))).flatMap((k) => k.split(' / '));
+    const listed = (await texts(page.getByRole('dialog', { name: 'Keyboard shortcuts' }).locator('kbd'))).flatMap((k) =>
+      k.split(' / '),
+    );
     const named = Object.keys(KEYS).map((key) => (key === 'Escape' ? 'Esc' : key));
     expect([...listed].sort()).toEqual([...named].sort());
     expect(SHORTCUTS.flatMap(([k]) => k.split(' / ')).sort()).toEqual([...named].sort());
@@ -115,7 +126,12 @@ describe('keys', () => {
     expect(await modeButton(page, 'Raw').getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByRole('dialog').count()).toBe(0);
     expect(await text(tree(page).locator('.inv-viewed-count'))).toBe('0 of 6 viewed');
-    expect(await page.getByRole('group', { name: 'Diff format' }).getByRole('button', { name: 'Unified' }).getAttribute('aria-pressed')).toBe('true');
+    expect(
+      await page
+        .getByRole('group', { name: 'Diff format' })
+        .getByRole('button', { name: 'Unified' })
+        .getAttribute('aria-pressed'),
+    ).toBe('true');
   });
 
   it('n focuses a note box after ] in Cards', async () => {
@@ -123,7 +139,9 @@ describe('keys', () => {
     await page.locator('article.inv-card').waitFor();
     await page.keyboard.press(']');
     await page.keyboard.press('n');
-    await eventually(() => page.evaluate(() => document.activeElement?.classList.contains('inv-note-text') ?? false)).toBe(true);
+    await eventually(() =>
+      page.evaluate(() => document.activeElement?.classList.contains('inv-note-text') ?? false),
+    ).toBe(true);
   });
 
   it('m steps to the next mark, in sight below the headers', async () => {

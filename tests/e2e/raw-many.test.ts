@@ -13,22 +13,36 @@ const { open } = e2e();
 const FILES = 130;
 const name = (i: number) => `src/many/${i < FILES / 2 ? 'a' : 'b'}/f${String(i).padStart(3, '0')}.ts`;
 const lines = (i: number, edited: boolean) =>
-  Array.from({ length: 30 }, (_, n) => (edited && (n === 9 || n === 19) ? `export const value${n} = ${i} * ${n} + 1;` : `export const value${n} = ${i} * ${n};`));
+  Array.from({ length: 30 }, (_, n) =>
+    edited && (n === 9 || n === 19)
+      ? `export const value${n} = ${i} * ${n} + 1;`
+      : `export const value${n} = ${i} * ${n};`,
+  );
 
 /** Commits FILES small files, edits two lines of each, and adds a file whose two changed lines were edited and rewritten. */
 function manyFiles(repo: FixtureRepo): void {
   for (let i = 0; i < FILES; i++) repo.write(name(i), `${lines(i, false).join('\n')}\n`);
-  repo.write('src/many/words.ts', "export const greeting = 'Hello, world';\nexport function add(a: number, b: number): number {\n  return a + b;\n}\n");
+  repo.write(
+    'src/many/words.ts',
+    "export const greeting = 'Hello, world';\nexport function add(a: number, b: number): number {\n  return a + b;\n}\n",
+  );
   repo.git('add', 'src/many');
   repo.git('commit', '--quiet', '--no-verify', '-m', 'Many files');
   for (let i = 0; i < FILES; i++) repo.write(name(i), `${lines(i, true).join('\n')}\n`);
-  repo.write('src/many/words.ts', "export const greeting = 'Hello, reader';\nexport function add(a: number, b: number): number {\n  throw new Error('gone');\n}\n");
+  repo.write(
+    'src/many/words.ts',
+    "export const greeting = 'Hello, reader';\nexport function add(a: number, b: number): number {\n  throw new Error('gone');\n}\n",
+  );
   repo.rounds();
 }
 
 const fileOf = (page: Page, ref: string) => page.locator(`section.inv-file[data-ref=${JSON.stringify(ref)}]`);
-const treeButton = (page: Page, ref: string) => page.locator(`nav[aria-label="Changed files"] button.inv-tree-file[title=${JSON.stringify(ref)}]`);
-const selected = (page: Page) => page.locator('nav[aria-label="Changed files"] li[aria-selected="true"] > button').evaluateAll((b) => b.map((x) => x.getAttribute('title')));
+const treeButton = (page: Page, ref: string) =>
+  page.locator(`nav[aria-label="Changed files"] button.inv-tree-file[title=${JSON.stringify(ref)}]`);
+const selected = (page: Page) =>
+  page
+    .locator('nav[aria-label="Changed files"] li[aria-selected="true"] > button')
+    .evaluateAll((b) => b.map((x) => x.getAttribute('title')));
 /** Whether some of the file's diff rows are drawn inside the viewport. */
 const rowsOnScreen = (page: Page, ref: string) =>
   fileOf(page, ref).evaluate((section) =>
@@ -45,7 +59,9 @@ describe('Raw mode on a round of many files', () => {
     await treeButton(page, last).click();
     await eventually(() => rowsOnScreen(page, last)).toBe(true);
     await eventually(() => selected(page)).toEqual([last]);
-    expect(await texts(fileOf(page, last).locator('.d2h-code-line-ctn'))).toContain(`export const value19 = ${FILES - 1} * 19 + 1;`);
+    expect(await texts(fileOf(page, last).locator('.d2h-code-line-ctn'))).toContain(
+      `export const value19 = ${FILES - 1} * 19 + 1;`,
+    );
     await screenshot('raw-many-jump-last');
 
     const other = name(3);
@@ -73,7 +89,10 @@ describe('Raw mode on a round of many files', () => {
     // The second block is mounted only once near (until then it names its first file).
     const [end, start] = await page.evaluate(() => {
       const blocks = document.querySelectorAll<HTMLElement>('main .inv-files');
-      return [blocks[0]!.lastElementChild!.getAttribute('data-ref')!, blocks[1]!.dataset.firstRef ?? blocks[1]!.firstElementChild!.getAttribute('data-ref')!];
+      return [
+        blocks[0]!.lastElementChild!.getAttribute('data-ref')!,
+        blocks[1]!.dataset.firstRef ?? blocks[1]!.firstElementChild!.getAttribute('data-ref')!,
+      ];
     });
     await treeButton(page, end).click();
     await eventually(() => selected(page)).toEqual([end]);
@@ -93,7 +112,10 @@ describe('Raw mode on a round of many files', () => {
     // Marked once the browser is idle, with the highlighting.
     await eventually(() => texts(file.locator('td.d2h-ins ins'))).toEqual(['reader']);
     expect(await texts(file.locator('td.d2h-del del'))).toEqual(['world']);
-    expect(await texts(file.locator('td.d2h-del .d2h-code-line-ctn'))).toEqual(["export const greeting = 'Hello, world';", 'return a + b;']);
+    expect(await texts(file.locator('td.d2h-del .d2h-code-line-ctn'))).toEqual([
+      "export const greeting = 'Hello, world';",
+      'return a + b;',
+    ]);
     await screenshot('raw-many-words');
   });
 });

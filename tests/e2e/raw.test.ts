@@ -13,7 +13,8 @@ const rawMain = (page: Page) => page.locator('main[aria-label="Every changed fil
 const tree = (page: Page) => page.locator('nav[aria-label="Changed files"]');
 const fileOf = (page: Page, ref: string) => page.locator(`section.inv-file[data-ref=${JSON.stringify(ref)}]`);
 const viewedBox = (page: Page, ref: string) => fileOf(page, ref).locator('label.inv-viewed input[type="checkbox"]');
-const modeButton = (page: Page, name: 'Cards' | 'Raw') => page.getByRole('group', { name: 'Mode' }).getByRole('button', { name, exact: true });
+const modeButton = (page: Page, name: 'Cards' | 'Raw') =>
+  page.getByRole('group', { name: 'Mode' }).getByRole('button', { name, exact: true });
 
 describe('Raw mode', () => {
   it('shows every changed path of the round: unclaimed, deleted and renamed files included', async () => {
@@ -22,11 +23,30 @@ describe('Raw mode', () => {
     await rawMain(page).waitFor();
     const material = repo.material().material;
     const refs = material.map((e) => e.ref).sort();
-    expect(refs).toEqual(['README.md', 'docs/legacy-auth.md', 'scripts/seed.ts', 'src/auth/session.ts', 'src/middleware/auth.ts', 'src/util/text.ts']);
+    expect(refs).toEqual([
+      'README.md',
+      'docs/legacy-auth.md',
+      'scripts/seed.ts',
+      'src/auth/session.ts',
+      'src/middleware/auth.ts',
+      'src/util/text.ts',
+    ]);
 
     expect(await text(tree(page).locator('.inv-coverage'))).toMatch(/^6 changed files/);
-    expect((await tree(page).locator('button.inv-tree-file').evaluateAll((b) => b.map((x) => x.getAttribute('title')))).sort()).toEqual(refs);
-    expect((await rawMain(page).locator('section.inv-file').evaluateAll((s) => s.map((x) => x.getAttribute('data-ref')))).sort()).toEqual(refs);
+    expect(
+      (
+        await tree(page)
+          .locator('button.inv-tree-file')
+          .evaluateAll((b) => b.map((x) => x.getAttribute('title')))
+      ).sort(),
+    ).toEqual(refs);
+    expect(
+      (
+        await rawMain(page)
+          .locator('section.inv-file')
+          .evaluateAll((s) => s.map((x) => x.getAttribute('data-ref')))
+      ).sort(),
+    ).toEqual(refs);
 
     // Each file says what happened to it; the rename names where it came from.
     for (const entry of material) {
@@ -34,14 +54,18 @@ describe('Raw mode', () => {
       await fileOf(page, entry.ref).scrollIntoViewIfNeeded();
       expect(await text(fileOf(page, entry.ref).locator('.inv-status'))).toBe(entry.status);
     }
-    expect(await text(fileOf(page, 'src/util/text.ts').locator('.inv-file-path'))).toBe('src/util/strings.ts → src/util/text.ts');
+    expect(await text(fileOf(page, 'src/util/text.ts').locator('.inv-file-path'))).toBe(
+      'src/util/strings.ts → src/util/text.ts',
+    );
     // The deleted file's lines, and the file no card claims, are readable.
     await fileOf(page, 'docs/legacy-auth.md').scrollIntoViewIfNeeded();
     await eventually(() => texts(fileOf(page, 'docs/legacy-auth.md').locator('.d2h-code-line-ctn'))).toContain(
       'Sessions used to live in a cookie signed with a shared secret.',
     );
     await fileOf(page, 'scripts/seed.ts').scrollIntoViewIfNeeded();
-    await eventually(() => text(fileOf(page, 'scripts/seed.ts').locator('.d2h-diff-tbody'))).toContain("for (const user of ['ada', 'grace', 'linus'])");
+    await eventually(() => text(fileOf(page, 'scripts/seed.ts').locator('.d2h-diff-tbody'))).toContain(
+      "for (const user of ['ada', 'grace', 'linus'])",
+    );
     // Highlighting (done when the browser is idle) keeps an added line green under its text.
     const added = fileOf(page, 'scripts/seed.ts').locator('td.d2h-ins .d2h-code-line-ctn').first();
     await eventually(() => added.getAttribute('class')).toContain('hljs');
@@ -70,10 +94,14 @@ describe('Raw mode', () => {
   });
 
   it('opens in Raw, with a banner, when cards.json is not JSON', async () => {
-    const { page, screenshot } = await open('review-basic', { cards: { text: '{ "contract": 1, "cards": [ { "id": "c_1", ' } });
+    const { page, screenshot } = await open('review-basic', {
+      cards: { text: '{ "contract": 1, "cards": [ { "id": "c_1", ' },
+    });
     await rawMain(page).waitFor();
     expect(await modeButton(page, 'Cards').isDisabled()).toBe(true);
-    await eventually(() => text(page.locator('.inv-banner'))).toMatch(/^cards\.json does not parse.*Every change is in Raw\.$/);
+    await eventually(() => text(page.locator('.inv-banner'))).toMatch(
+      /^cards\.json does not parse.*Every change is in Raw\.$/,
+    );
     expect(await rawMain(page).locator('section.inv-file').count()).toBe(6);
     await screenshot('raw-broken-cards');
   });
@@ -96,7 +124,9 @@ describe('Raw mode', () => {
     const after = repo.material().material.find((e) => e.ref === 'src/auth/session.ts')!.hash;
     expect(after).not.toBe(before);
     await reload();
-    await eventually(() => text(fileOf(page, 'src/auth/session.ts').locator('.d2h-diff-tbody'))).toContain('export const VERSION = 2;');
+    await eventually(() => text(fileOf(page, 'src/auth/session.ts').locator('.d2h-diff-tbody'))).toContain(
+      'export const VERSION = 2;',
+    );
     expect(await viewedBox(page, 'src/auth/session.ts').isChecked()).toBe(false);
     expect(await treeItem('src/auth/session.ts').getAttribute('class')).not.toContain('inv-is-viewed');
     expect(await viewedBox(page, 'README.md').isChecked()).toBe(true);

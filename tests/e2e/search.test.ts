@@ -12,9 +12,16 @@ const { open } = e2e();
 
 const FILES = 120;
 const name = (i: number) => `src/many/f${String(i).padStart(3, '0')}.ts`;
-const body = (i: number, edited: boolean) => Array.from({ length: 30 }, (_, n) => `export const v${n} = ${i} * ${n}${edited && n === 15 ? ' + 1' : ''};`).join('\n') + '\n';
+const body = (i: number, edited: boolean) =>
+  Array.from({ length: 30 }, (_, n) => `export const v${n} = ${i} * ${n}${edited && n === 15 ? ' + 1' : ''};`).join(
+    '\n',
+  ) + '\n';
 const BIG = 'src/zz-big/generated-table.ts';
-const bigBody = (edited: boolean) => Array.from({ length: 4000 }, (_, n) => `row(${n}, '${edited ? `edited ${n}` : n}');${edited && n === 3500 ? ' // deepUnicorn' : ''}`).join('\n') + '\n';
+const bigBody = (edited: boolean) =>
+  Array.from(
+    { length: 4000 },
+    (_, n) => `row(${n}, '${edited ? `edited ${n}` : n}');${edited && n === 3500 ? ' // deepUnicorn' : ''}`,
+  ).join('\n') + '\n';
 
 /** A round of many small files, the last holding a word no other file has, and a 4,000-line change that starts folded. */
 function bigRound(repo: FixtureRepo): void {
@@ -22,7 +29,8 @@ function bigRound(repo: FixtureRepo): void {
   repo.write(BIG, bigBody(false));
   repo.git('add', '--all');
   repo.git('commit', '--quiet', '--no-verify', '-m', 'Many files');
-  for (let i = 0; i < FILES; i++) repo.write(name(i), body(i, true).replace(i === FILES - 1 ? 'v29' : '\0', 'lastOnlyZebra'));
+  for (let i = 0; i < FILES; i++)
+    repo.write(name(i), body(i, true).replace(i === FILES - 1 ? 'v29' : '\0', 'lastOnlyZebra'));
   repo.write(BIG, bigBody(true));
   repo.rounds();
 }
@@ -39,7 +47,12 @@ async function hitPlace(page: Page) {
     const bar = document.querySelector('.inv-header')!.getBoundingClientRect().bottom;
     const fileHeader = section.querySelector('.inv-file-header')!.getBoundingClientRect().bottom;
     const r = row.getBoundingClientRect();
-    return { ref: section.getAttribute('data-ref'), text: row.textContent ?? '', below: r.top >= Math.max(bar, fileHeader) - 0.5, inside: r.bottom <= innerHeight };
+    return {
+      ref: section.getAttribute('data-ref'),
+      text: row.textContent ?? '',
+      below: r.top >= Math.max(bar, fileHeader) - 0.5,
+      inside: r.bottom <= innerHeight,
+    };
   });
 }
 

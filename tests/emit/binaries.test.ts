@@ -56,7 +56,13 @@ describe('binaries', () => {
 
   it('deleted PNG: before copy and before_size, no size', () => {
     const e = entryOf(material, 'logo.png');
-    expect(e).toMatchObject({ status: 'deleted', binary: true, diff: null, before: `blobs/logo.png.${short}.png`, before_size: { w: 3, h: 5 } });
+    expect(e).toMatchObject({
+      status: 'deleted',
+      binary: true,
+      diff: null,
+      before: `blobs/logo.png.${short}.png`,
+      before_size: { w: 3, h: 5 },
+    });
     expect(e.size).toBeUndefined();
     expect(readFileSync(blobFile(e.before!)).equals(logoBefore)).toBe(true);
     expect(repo.git(['rev-parse', `${base}:logo.png`]).startsWith(e.hash)).toBe(true);
@@ -71,7 +77,12 @@ describe('binaries', () => {
 
   it('non-image binary: a before copy but no size', () => {
     const e = entryOf(material, 'data/blob.bin');
-    expect(e).toMatchObject({ status: 'modified', binary: true, diff: null, before: `blobs/data_blob.bin.${short}.bin` });
+    expect(e).toMatchObject({
+      status: 'modified',
+      binary: true,
+      diff: null,
+      before: `blobs/data_blob.bin.${short}.bin`,
+    });
     expect(e.size).toBeUndefined();
     expect(e.before_size).toBeUndefined();
     expect(readFileSync(blobFile(e.before!)).equals(dataBefore)).toBe(true);

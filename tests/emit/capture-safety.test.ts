@@ -2,7 +2,18 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, cleanup, emit, lines, makeRepo, readMaterial, refs, runCli, tempDir, type TempRepo } from '../helpers/git-repo';
+import {
+  CLI,
+  cleanup,
+  emit,
+  lines,
+  makeRepo,
+  readMaterial,
+  refs,
+  runCli,
+  tempDir,
+  type TempRepo,
+} from '../helpers/git-repo';
 
 afterAll(cleanup);
 
@@ -18,7 +29,11 @@ function busyRepo(files: number): TempRepo {
 
 /** Whether every object the tree reaches is in the repository. */
 function treeIsWhole(repo: TempRepo, tree: string): boolean {
-  const listed = spawnSync('git', ['rev-list', '--objects', '--missing=print', tree], { cwd: repo.dir, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const listed = spawnSync('git', ['rev-list', '--objects', '--missing=print', tree], {
+    cwd: repo.dir,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   return listed.status === 0 && !listed.stdout.split('\n').some((line) => line.startsWith('?'));
 }
 
@@ -29,7 +44,11 @@ describe('a round either pins a complete tree or fails', () => {
     let gcs = 0;
     const gcLoop = (async () => {
       while (!stop) {
-        await new Promise<void>((resolve) => spawn('git', ['gc', '--prune=now', '--quiet'], { cwd: repo.dir, stdio: 'ignore' }).once('close', () => resolve()));
+        await new Promise<void>((resolve) =>
+          spawn('git', ['gc', '--prune=now', '--quiet'], { cwd: repo.dir, stdio: 'ignore' }).once('close', () =>
+            resolve(),
+          ),
+        );
         gcs++;
         // A pause of varying length, so that gc starts at every moment of a round.
         await new Promise((resolve) => setTimeout(resolve, (gcs * 137) % 400));
@@ -58,9 +77,13 @@ describe('a round either pins a complete tree or fails', () => {
     }
     expect(gcs).toBeGreaterThan(0);
     expect(outcomes).toContain('whole');
-    for (const message of messages) expect(message).toMatch(/^(git [a-z-]+ failed: .+|Objects of this round were removed from git .+)$/);
+    for (const message of messages)
+      expect(message).toMatch(/^(git [a-z-]+ failed: .+|Objects of this round were removed from git .+)$/);
     // Whatever gc did, every ref the rounds left names a whole tree, and git can gc the repository afterwards.
-    for (const ref of repo.git(['for-each-ref', '--format=%(objectname)', 'refs/involut/']).split('\n').filter(Boolean)) {
+    for (const ref of repo
+      .git(['for-each-ref', '--format=%(objectname)', 'refs/involut/'])
+      .split('\n')
+      .filter(Boolean)) {
       expect(treeIsWhole(repo, ref)).toBe(true);
     }
     expect(spawnSync('git', ['gc', '--quiet'], { cwd: repo.dir }).status).toBe(0);
@@ -77,7 +100,9 @@ describe('a round either pins a complete tree or fails', () => {
     const run = await runCli(['rounds'], repo.dir);
     writeFileSync(repo.path('.git/index'), real);
     expect(run.code).toBe(1);
-    expect(repo.git(['for-each-ref', '--format=%(refname)', 'refs/involut/rounds/']).trim()).toBe('refs/involut/rounds/1');
+    expect(repo.git(['for-each-ref', '--format=%(refname)', 'refs/involut/rounds/']).trim()).toBe(
+      'refs/involut/rounds/1',
+    );
     expect(readdirSync(repo.path('.review/rounds'))).toEqual(['1']);
     expect(readMaterial(repo.dir).source.round).toBe(1);
   });
@@ -89,8 +114,14 @@ describe('errors from git', () => {
     // A ref lock left behind: git explains over several lines why it cannot pin the round.
     mkdirSync(repo.path('.git/refs/involut/rounds'), { recursive: true });
     writeFileSync(repo.path('.git/refs/involut/rounds/1.lock'), '');
-    const direct = spawnSync('git', ['update-ref', 'refs/involut/rounds/1', repo.rev('HEAD^{tree}'), ''], { cwd: repo.dir, encoding: 'utf8' });
-    const gitLines = direct.stderr.split('\n').map((line) => line.trim()).filter(Boolean);
+    const direct = spawnSync('git', ['update-ref', 'refs/involut/rounds/1', repo.rev('HEAD^{tree}'), ''], {
+      cwd: repo.dir,
+      encoding: 'utf8',
+    });
+    const gitLines = direct.stderr
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
     expect(gitLines.length).toBeGreaterThan(1);
     const run = await runCli(['rounds'], repo.dir);
     expect(run.code).toBe(1);
@@ -103,9 +134,16 @@ describe('errors from git', () => {
     const repo = busyRepo(1);
     const bin = tempDir('involut-old-git-');
     const real = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
-    writeFileSync(path.join(bin, 'git'), `#!/bin/sh\ncase " $* " in *" version "*) echo "git version 2.20.1"; exit 0;; esac\nexec ${real} "$@"\n`);
+    writeFileSync(
+      path.join(bin, 'git'),
+      `#!/bin/sh\ncase " $* " in *" version "*) echo "git version 2.20.1"; exit 0;; esac\nexec ${real} "$@"\n`,
+    );
     chmodSync(path.join(bin, 'git'), 0o755);
-    const run = spawnSync(process.execPath, [CLI, 'rounds'], { cwd: repo.dir, encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    const run = spawnSync(process.execPath, [CLI, 'rounds'], {
+      cwd: repo.dir,
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}` },
+    });
     expect(run.status).toBe(1);
     expect(run.stderr).toBe('involut: Involut needs git 2.31 or later, and this is git version 2.20.1; update git.\n');
     expect(existsSync(repo.path('.review'))).toBe(false);
@@ -121,7 +159,11 @@ describe('a round stopped before it finished', () => {
     repo.write('between.txt', 'made while round 2 ran\n');
     for (let i = 0; i < 1500; i += 7) repo.write(`src/d${i % 20}/f${i}.txt`, `${lines(40, `again ${i}`)}\n`);
     const child = spawn(process.execPath, [CLI, 'rounds', '--quiet'], { cwd: repo.dir, stdio: 'ignore' });
-    const pinned = await waitFor(() => spawnSync('git', ['rev-parse', '--verify', '--quiet', 'refs/involut/rounds/2'], { cwd: repo.dir }).status === 0, 20_000);
+    const pinned = await waitFor(
+      () =>
+        spawnSync('git', ['rev-parse', '--verify', '--quiet', 'refs/involut/rounds/2'], { cwd: repo.dir }).status === 0,
+      20_000,
+    );
     child.kill('SIGKILL');
     await new Promise((resolve) => child.once('close', resolve));
     expect(pinned).toBe(true);
@@ -156,7 +198,12 @@ describe('rounds --begin', () => {
     const repo = busyRepo(2);
     const run = await runCli(['rounds', '--begin', '--quiet'], repo.dir);
     expect(run.code).toBe(0);
-    expect(repo.git(['status', '--porcelain']).split('\n').filter((line) => line.includes('.review'))).toEqual([]);
+    expect(
+      repo
+        .git(['status', '--porcelain'])
+        .split('\n')
+        .filter((line) => line.includes('.review')),
+    ).toEqual([]);
     const begin = JSON.parse(repo.read('.review/begin.json').toString('utf8')) as { tree: string };
     expect(repo.rev('refs/involut/begin')).toBe(begin.tree);
   });
@@ -170,4 +217,3 @@ async function waitFor(condition: () => boolean, ms: number): Promise<boolean> {
   }
   return false;
 }
-

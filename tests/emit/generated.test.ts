@@ -7,16 +7,41 @@ import { isGenerated } from '../../server/emit/generated';
 
 describe('isGenerated', () => {
   it('knows lockfiles by name and generated files by suffix, in any folder', () => {
-    for (const file of ['package-lock.json', 'web/yarn.lock', 'Cargo.lock', 'a/b/go.sum', 'dist/app.min.js', 'x.min.css', 'app.js.map', 'site.css.map']) {
+    for (const file of [
+      'package-lock.json',
+      'web/yarn.lock',
+      'Cargo.lock',
+      'a/b/go.sum',
+      'dist/app.min.js',
+      'x.min.css',
+      'app.js.map',
+      'site.css.map',
+    ]) {
       expect(isGenerated(file, undefined), file).toBe(true);
     }
-    for (const file of ['__snapshots__/view.test.ts.snap', 'api/user.pb.go', 'proto/user_pb2.py', 'src/schema.generated.ts']) {
+    for (const file of [
+      '__snapshots__/view.test.ts.snap',
+      'api/user.pb.go',
+      'proto/user_pb2.py',
+      'src/schema.generated.ts',
+    ]) {
       expect(isGenerated(file, undefined), file).toBe(true);
     }
   });
 
   it('leaves other files alone, near misses included', () => {
-    for (const file of ['package.json', 'lock/yarn.lock.md', 'min.js', 'app.minjs', 'app.min.js.txt', 'snap', 'x_pb2.pyc', 'generated.ts', 'src/yarn.lock/inner.ts', '']) {
+    for (const file of [
+      'package.json',
+      'lock/yarn.lock.md',
+      'min.js',
+      'app.minjs',
+      'app.min.js.txt',
+      'snap',
+      'x_pb2.pyc',
+      'generated.ts',
+      'src/yarn.lock/inner.ts',
+      '',
+    ]) {
       expect(isGenerated(file, undefined), file).toBe(false);
     }
   });

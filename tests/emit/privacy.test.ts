@@ -106,7 +106,9 @@ describe('privacy excludes', () => {
     writeFileSync(config, JSON.stringify({ privacyExcludes: ['*.sqlite'] }));
     try {
       const { material: m } = await emit(other.dir);
-      expect(entryOf(m, 'data/dump.sqlite').withheld?.reason).toBe('matches privacy exclude "*.sqlite" (~/.config/involut/config.json)');
+      expect(entryOf(m, 'data/dump.sqlite').withheld?.reason).toBe(
+        'matches privacy exclude "*.sqlite" (~/.config/involut/config.json)',
+      );
     } finally {
       rmSync(config);
     }

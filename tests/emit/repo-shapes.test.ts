@@ -100,13 +100,17 @@ describe('run from a subfolder', () => {
 
     const fromFlag = await runCli(['rounds', '--repo', repo.path('pkg'), '--json'], tempDir());
     expect(fromFlag.code, fromFlag.stderr).toBe(0);
-    expect(JSON.parse(fromFlag.stdout)).toMatchObject({ round: 2, files: 3, material: repo.path('.review/material.json') });
+    expect(JSON.parse(fromFlag.stdout)).toMatchObject({
+      round: 2,
+      files: 3,
+      material: repo.path('.review/material.json'),
+    });
     expect(refs(readMaterial(repo.dir))).toEqual(expected);
   });
 });
 
 describe('a linked worktree', () => {
-  it('.review/ goes in the worktree, the material is the worktree\'s, info/exclude gets /.review/', async () => {
+  it(".review/ goes in the worktree, the material is the worktree's, info/exclude gets /.review/", async () => {
     const main = makeRepo();
     main.write('shared.txt', 'shared\n');
     main.commit('initial');
@@ -128,7 +132,10 @@ describe('a linked worktree', () => {
     expect(material.source.root).toBe(wt.dir);
     expect(existsSync(wt.path('.review/material.json'))).toBe(true);
     expect(refs(readMaterial(main.dir))).toEqual(['main-only.txt']);
-    const exclude = readFileSync(main.git(['rev-parse', '--path-format=absolute', '--git-path', 'info/exclude'], wt.dir).trim(), 'utf8');
+    const exclude = readFileSync(
+      main.git(['rev-parse', '--path-format=absolute', '--git-path', 'info/exclude'], wt.dir).trim(),
+      'utf8',
+    );
     expect(exclude.split('\n')).toContain('/.review/');
     // The worktree's own status does not show .review/ as untracked.
     expect(wt.git(['status', '--porcelain', '--untracked-files=all'])).not.toContain('.review');

@@ -1,6 +1,18 @@
 import { readFileSync, statSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, emit, entryOf, hashFiles, lines, makeRepo, png, refs, runCli, sha256, type TempRepo } from '../helpers/git-repo';
+import {
+  cleanup,
+  emit,
+  entryOf,
+  hashFiles,
+  lines,
+  makeRepo,
+  png,
+  refs,
+  runCli,
+  sha256,
+  type TempRepo,
+} from '../helpers/git-repo';
 
 afterAll(cleanup);
 
@@ -48,7 +60,15 @@ describe('a capture touches nothing of the user', () => {
     const before = snapshot(repo);
     const { material } = await emit(repo.dir);
     expect(snapshot(repo)).toEqual(before);
-    expect(refs(material)).toEqual(['both.txt', 'gone.txt', 'image.png', 'renamed.txt', 'staged.txt', 'unstaged.txt', 'untracked/new.txt']);
+    expect(refs(material)).toEqual([
+      'both.txt',
+      'gone.txt',
+      'image.png',
+      'renamed.txt',
+      'staged.txt',
+      'unstaged.txt',
+      'untracked/new.txt',
+    ]);
     expect(entryOf(material, 'both.txt').diff).toContain('+line 7\n');
   });
 

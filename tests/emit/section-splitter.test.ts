@@ -19,7 +19,7 @@ describe('SectionSplitter', () => {
     for (const largest of [1, 2, 5, 11, 12, 13, 64, 4096, 65536]) {
       const splitter = new SectionSplitter();
       const out: string[] = [];
-      for (let at = 0; at < stream.length; ) {
+      for (let at = 0; at < stream.length;) {
         const size = 1 + Math.floor(random() * largest);
         out.push(...splitter.push(stream.subarray(at, at + size)).map((section) => section.toString()));
         at += size;

@@ -1,6 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Material } from '../../schemas/material';
-import { cleanup, configureIdentity, diffBytes, emit, entryOf, gitHunks, lines, makeRepo, repoAt, tempDir, type TempRepo } from '../helpers/git-repo';
+import {
+  cleanup,
+  configureIdentity,
+  diffBytes,
+  emit,
+  entryOf,
+  gitHunks,
+  lines,
+  makeRepo,
+  repoAt,
+  tempDir,
+  type TempRepo,
+} from '../helpers/git-repo';
 
 /** One repository with a mode change, symlinks, a submodule whose pointer moved and generated files. */
 let repo: TempRepo;
@@ -49,7 +61,14 @@ afterAll(cleanup);
 describe('special files', () => {
   it('mode-only change (chmod +x): modified, mode before/after, empty diff', () => {
     const e = entryOf(material, 'run.sh');
-    expect(e).toMatchObject({ status: 'modified', binary: false, diff: '', mode: { before: '100644', after: '100755' }, additions: 0, deletions: 0 });
+    expect(e).toMatchObject({
+      status: 'modified',
+      binary: false,
+      diff: '',
+      mode: { before: '100644', after: '100755' },
+      additions: 0,
+      deletions: 0,
+    });
   });
 
   it('symlink added: symlink true, the diff is the link target', () => {
@@ -62,7 +81,9 @@ describe('special files', () => {
   it('symlink changed: the diff is the change of target', () => {
     const e = entryOf(material, 'moving-link');
     expect(e).toMatchObject({ status: 'modified', symlink: true });
-    expect(e.diff).toBe('@@ -1 +1 @@\n-target-a.txt\n\\ No newline at end of file\n+target-b.txt\n\\ No newline at end of file\n');
+    expect(e.diff).toBe(
+      '@@ -1 +1 @@\n-target-a.txt\n\\ No newline at end of file\n+target-b.txt\n\\ No newline at end of file\n',
+    );
     expect(diffBytes(e).equals(gitHunks(repo, base, material.source.tree!, e))).toBe(true);
   });
 
@@ -96,7 +117,18 @@ describe('special files', () => {
 
   it('nothing else changed (.gitmodules is in the base)', () => {
     expect(material.material.map((e) => e.ref).sort()).toEqual(
-      ['app.min.js', 'becomes-link.txt', 'gen/schema.ts', 'keep.min.js', 'moving-link', 'new-link', 'package-lock.json', 'run.sh', 'src/hand.ts', 'vendor/sub'].sort(),
+      [
+        'app.min.js',
+        'becomes-link.txt',
+        'gen/schema.ts',
+        'keep.min.js',
+        'moving-link',
+        'new-link',
+        'package-lock.json',
+        'run.sh',
+        'src/hand.ts',
+        'vendor/sub',
+      ].sort(),
     );
   });
 });

@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Material } from '../../schemas/material';
-import { cleanup, diffBytes, emit, entryOf, gitHunks, gitNumstat, lines, makeRepo, refs, type TempRepo } from '../helpers/git-repo';
+import {
+  cleanup,
+  diffBytes,
+  emit,
+  entryOf,
+  gitHunks,
+  gitNumstat,
+  lines,
+  makeRepo,
+  refs,
+  type TempRepo,
+} from '../helpers/git-repo';
 
 /**
  * One repository on main holding every kind of change at once, captured once:
@@ -97,7 +108,13 @@ describe('every status', () => {
 
   it('added (staged new file): status added, every line added', () => {
     const e = entryOf(material, 'added-staged.txt');
-    expect(e).toMatchObject({ status: 'added', binary: false, diff: '@@ -0,0 +1 @@\n+new and staged\n', additions: 1, deletions: 0 });
+    expect(e).toMatchObject({
+      status: 'added',
+      binary: false,
+      diff: '@@ -0,0 +1 @@\n+new and staged\n',
+      additions: 1,
+      deletions: 0,
+    });
     expect(e.from).toBeUndefined();
   });
 

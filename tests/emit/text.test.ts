@@ -1,13 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Material } from '../../schemas/material';
-import { cleanup, diffBytes, emit, entryOf, gitHunks, gitNumstat, lines, makeRepo, type TempRepo } from '../helpers/git-repo';
+import {
+  cleanup,
+  diffBytes,
+  emit,
+  entryOf,
+  gitHunks,
+  gitNumstat,
+  lines,
+  makeRepo,
+  type TempRepo,
+} from '../helpers/git-repo';
 
 /** Text that is easy to get subtly wrong: odd names, CRLF, empty, huge, not UTF-8. */
 let repo: TempRepo;
 let material: Material;
 let base: string;
 
-const ODD_NAMES = ['with space.txt', 'docs/ünïcödé file.md', 'line\nbreak.txt', 'tab\tand "quotes" \\ back.txt', '日本語/ファイル.txt'];
+const ODD_NAMES = [
+  'with space.txt',
+  'docs/ünïcödé file.md',
+  'line\nbreak.txt',
+  'tab\tand "quotes" \\ back.txt',
+  '日本語/ファイル.txt',
+];
 const BIG = 20_000;
 const latin1Before = Buffer.from('caf\xe9\nna\xefve\n', 'latin1');
 const latin1After = Buffer.from('caf\xe9 cr\xe8me\nna\xefve\n', 'latin1');
@@ -47,7 +63,14 @@ describe('text content', () => {
   });
 
   it('empty file added: status added, diff ""', () => {
-    expect(entryOf(material, 'empty.txt')).toMatchObject({ status: 'added', binary: false, diff: '', additions: 0, deletions: 0, bytes: 0 });
+    expect(entryOf(material, 'empty.txt')).toMatchObject({
+      status: 'added',
+      binary: false,
+      diff: '',
+      additions: 0,
+      deletions: 0,
+      bytes: 0,
+    });
   });
 
   it(`a ${BIG.toLocaleString('en')}-line file rewritten: the diff is written whole`, () => {
@@ -77,7 +100,9 @@ describe('text content', () => {
   it("every diff equals git's hunks and --numstat", () => {
     for (const e of material.material) {
       expect(diffBytes(e).equals(gitHunks(repo, base, material.source.tree!, e)), e.ref).toBe(true);
-      expect({ additions: e.additions, deletions: e.deletions }, e.ref).toEqual(gitNumstat(repo, base, material.source.tree!, e));
+      expect({ additions: e.additions, deletions: e.deletions }, e.ref).toEqual(
+        gitNumstat(repo, base, material.source.tree!, e),
+      );
     }
   });
 });

@@ -12,7 +12,6 @@ import { CLI, SCREENSHOTS } from './browser';
 import { launchBrowser } from './find-browser';
 import { startLive } from './server';
 
-
 const made: string[] = [];
 function tempDir(prefix: string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -30,7 +29,13 @@ function childEnv(): NodeJS.ProcessEnv {
   const home = tempDir('involut-loop-home-');
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
-  return { ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), INVOLUT_STATE_DIR: path.join(home, 'state'), GIT_CONFIG_NOSYSTEM: '1' };
+  return {
+    ...env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    INVOLUT_STATE_DIR: path.join(home, 'state'),
+    GIT_CONFIG_NOSYSTEM: '1',
+  };
 }
 
 export interface Agent {
@@ -46,7 +51,9 @@ export interface Agent {
   /** Writes `.review/cards.json` the same way. */
   writeCards: (cards: unknown) => void;
   /** `.review/notes.json` as the agent reads it; null while there is none. */
-  notes: () => { notes: Record<string, { text: string; title: string; refs: string[]; quote?: string; kind?: string; at: string }> } | null;
+  notes: () => {
+    notes: Record<string, { text: string; title: string; refs: string[]; quote?: string; kind?: string; at: string }>;
+  } | null;
   /** `.review/material.json`, parsed. */
   material: () => { source: { round: number }; material: Array<{ ref: string; diff: string | null }> };
 }
@@ -55,14 +62,20 @@ export interface Agent {
 export function startAgent(files: Record<string, string>): Agent {
   const dir = tempDir('involut-loop-repo-');
   const env = childEnv();
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const atomic = (file: string, content: string) => {
     mkdirSync(path.dirname(file), { recursive: true });
     const temporary = path.join(path.dirname(file), `.${path.basename(file)}.agent.tmp`);
     writeFileSync(temporary, content);
     renameSync(temporary, file);
   };
-  const cli = (...args: string[]) => execFileSync(process.execPath, [CLI, ...args, '--quiet', '--repo', dir], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const cli = (...args: string[]) =>
+    execFileSync(process.execPath, [CLI, ...args, '--quiet', '--repo', dir], {
+      env,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   git('init', '--quiet', '-b', 'main');
   git('config', 'user.name', 'Involut Loop');
   git('config', 'user.email', 'loop@involut.invalid');

@@ -21,7 +21,6 @@ export const FIXTURES = path.join(PROJECT, 'fixtures');
 export const SCREENSHOTS = path.join(PROJECT, 'tests/e2e/screenshots');
 const WEB_INDEX = path.join(PROJECT, 'dist/web/index.html');
 
-
 /** A fixture's repository recipe (`fixtures/<name>/recipe.json`). */
 interface Recipe {
   /** Message of the first commit, made of `base/`. */
@@ -47,9 +46,13 @@ export interface FixtureRepo {
   /** Writes `.review/cards.json` as an agent should: a temporary file, then a rename. */
   writeCards: (content: unknown) => void;
   /** `.review/material.json`, parsed. */
-  material: () => { material: Array<{ ref: string; status: string; diff: string | null; hash: string; from?: string }> };
+  material: () => {
+    material: Array<{ ref: string; status: string; diff: string | null; hash: string; from?: string }>;
+  };
   /** `.review/notes.json`, parsed; null while it does not exist. */
-  notes: () => { notes: Record<string, { text: string; title: string; refs: string[]; quote?: string; at: string }> } | null;
+  notes: () => {
+    notes: Record<string, { text: string; title: string; refs: string[]; quote?: string; at: string }>;
+  } | null;
 }
 
 export interface Scenario {
@@ -91,7 +94,13 @@ function tempDir(prefix: string): string {
 function childEnv(home: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
-  return { ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), INVOLUT_STATE_DIR: path.join(home, 'state'), GIT_CONFIG_NOSYSTEM: '1' };
+  return {
+    ...env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    INVOLUT_STATE_DIR: path.join(home, 'state'),
+    GIT_CONFIG_NOSYSTEM: '1',
+  };
 }
 
 /** Builds `fixtures/<name>`'s repository in a temporary folder: `base/` committed, then the round left uncommitted. */
@@ -100,7 +109,8 @@ export function buildRepo(name: string): FixtureRepo {
   const recipe = JSON.parse(readFileSync(path.join(fixture, 'recipe.json'), 'utf8')) as Recipe;
   const dir = tempDir(`involut-e2e-${name}-`);
   const env = childEnv(tempDir('involut-e2e-home-'));
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const write = (file: string, content: string) => {
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), content);
@@ -128,7 +138,11 @@ export function buildRepo(name: string): FixtureRepo {
     read: (file) => readFileSync(path.join(dir, file), 'utf8'),
     review,
     rounds: () => {
-      execFileSync(process.execPath, [CLI, 'rounds', '--quiet', '--repo', dir], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      execFileSync(process.execPath, [CLI, 'rounds', '--quiet', '--repo', dir], {
+        env,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     },
     writeCards: (content) => {
       const text = typeof content === 'string' ? content : `${JSON.stringify(content, null, 2)}\n`;
@@ -142,7 +156,10 @@ export function buildRepo(name: string): FixtureRepo {
 }
 
 /** The fixture's cards.json, parsed. */
-export function fixtureCards(name: string, file = 'cards.json'): { contract: 1; request?: string; cards: Array<Record<string, unknown>> } {
+export function fixtureCards(
+  name: string,
+  file = 'cards.json',
+): { contract: 1; request?: string; cards: Array<Record<string, unknown>> } {
   return JSON.parse(readFileSync(path.join(FIXTURES, name, file), 'utf8'));
 }
 
@@ -169,7 +186,8 @@ export function e2e(): { open: (fixture: string, options?: OpenOptions) => Promi
   const scenarios: Array<{ scenario: Scenario; server: Served }> = [];
 
   beforeAll(async () => {
-    for (const file of [CLI, WEB_INDEX]) if (!existsSync(file)) throw new Error(`${file} is missing; run \`npm run build\` first.`);
+    for (const file of [CLI, WEB_INDEX])
+      if (!existsSync(file)) throw new Error(`${file} is missing; run \`npm run build\` first.`);
     mkdirSync(SCREENSHOTS, { recursive: true });
     browser = await launchBrowser();
   });
@@ -195,7 +213,10 @@ export function e2e(): { open: (fixture: string, options?: OpenOptions) => Promi
     else if (cards !== 'none') repo.writeCards(cards.text);
     options.prepare?.(repo);
     // A fresh context (its own localStorage) is made while the server starts.
-    const [server, context] = await Promise.all([serve(repo), browser.newContext({ viewport: { width: 1280, height: 900 } })]);
+    const [server, context] = await Promise.all([
+      serve(repo),
+      browser.newContext({ viewport: { width: 1280, height: 900 } }),
+    ]);
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
     const errors: string[] = [];
@@ -210,7 +231,10 @@ export function e2e(): { open: (fixture: string, options?: OpenOptions) => Promi
         await page.locator('.inv-layout').waitFor({ state: 'visible', timeout: 10_000 });
       } catch (error) {
         const shown = await page.evaluate(() => document.body?.innerText.slice(0, 400)).catch(() => '(unreadable)');
-        throw new Error(`the viewer did not show the round within 10 s; the page reads: ${JSON.stringify(shown)}; page errors: ${JSON.stringify(errors)}`, { cause: error });
+        throw new Error(
+          `the viewer did not show the round within 10 s; the page reads: ${JSON.stringify(shown)}; page errors: ${JSON.stringify(errors)}`,
+          { cause: error },
+        );
       }
     };
     const scenario: Scenario = {
@@ -239,11 +263,17 @@ export function e2e(): { open: (fixture: string, options?: OpenOptions) => Promi
 }
 
 /** Polls `read` until `check` accepts what it returns (or throws with the last value after `timeoutMs`). */
-export async function until<T>(read: () => T, check: (value: T) => boolean, what: string, timeoutMs = PATIENCE_MS): Promise<T> {
+export async function until<T>(
+  read: () => T,
+  check: (value: T) => boolean,
+  what: string,
+  timeoutMs = PATIENCE_MS,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: T = read();
   while (!check(last)) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms; last seen ${JSON.stringify(last)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what}: not within ${timeoutMs} ms; last seen ${JSON.stringify(last)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
     last = read();
   }

@@ -49,7 +49,9 @@ export function isolatedEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS
 }
 
 /** A git repository in a new temporary folder, with a local identity and signing off. */
-export async function gitRepo(options: { commit?: boolean } = {}): Promise<{ dir: string; git: (...args: string[]) => string }> {
+export async function gitRepo(
+  options: { commit?: boolean } = {},
+): Promise<{ dir: string; git: (...args: string[]) => string }> {
   const dir = await temporaryFolder('involut-repo-');
   const home = await temporaryFolder('involut-home-');
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: isolatedEnv(home), encoding: 'utf8' });
@@ -112,7 +114,9 @@ export async function footprint(repoDir: string): Promise<Record<string, string>
     encoding: 'utf8',
   });
   state['refs/involut'] = refs.status === 0 ? refs.stdout : '(not a repository)';
-  state['.git/info/exclude'] = await readFile(path.join(repoDir, '.git', 'info', 'exclude'), 'utf8').catch(() => '(absent)');
+  state['.git/info/exclude'] = await readFile(path.join(repoDir, '.git', 'info', 'exclude'), 'utf8').catch(
+    () => '(absent)',
+  );
   return state;
 }
 

@@ -5,7 +5,18 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,7 +132,10 @@ export function configureIdentity(repo: TempRepo): void {
 }
 
 /** Runs the emitter in-process, as `involut rounds` does, and reads back what it wrote. */
-export async function emit(dir: string, options: BaseOptions = {}): Promise<{ summary: RoundSummary; material: Material }> {
+export async function emit(
+  dir: string,
+  options: BaseOptions = {},
+): Promise<{ summary: RoundSummary; material: Material }> {
   const summary = await emitRound(await openRepo(dir), options);
   return { summary, material: readMaterial(path.dirname(path.dirname(summary.materialFile))) };
 }
@@ -135,7 +149,9 @@ export function readMaterial(root: string): Material {
 export function entryOf(material: Material, ref: string): MaterialEntry {
   const found = material.material.filter((e) => e.ref === ref);
   if (found.length !== 1) {
-    throw new Error(`expected one entry for ${JSON.stringify(ref)}, found ${found.length} among ${JSON.stringify(refs(material))}`);
+    throw new Error(
+      `expected one entry for ${JSON.stringify(ref)}, found ${found.length} among ${JSON.stringify(refs(material))}`,
+    );
   }
   return found[0]!;
 }
@@ -157,14 +173,28 @@ function pathsOf(entry: MaterialEntry): string[] {
 
 /** `git diff -M --no-ext-diff <base> <tree> -- <file>` from its first `@@` to the end: git's hunks. */
 export function gitHunks(repo: TempRepo, base: string, tree: string, entry: MaterialEntry): Buffer {
-  const out = repo.gitBytes(['--literal-pathspecs', 'diff', '-M', '--no-ext-diff', base, tree, '--', ...pathsOf(entry)]);
+  const out = repo.gitBytes([
+    '--literal-pathspecs',
+    'diff',
+    '-M',
+    '--no-ext-diff',
+    base,
+    tree,
+    '--',
+    ...pathsOf(entry),
+  ]);
   if (out.subarray(0, 3).toString() === '@@ ') return out;
   const at = out.indexOf('\n@@ ');
   return at === -1 ? Buffer.alloc(0) : out.subarray(at + 1);
 }
 
 /** Added and deleted lines by `git diff --numstat`; null for a binary (`-`). */
-export function gitNumstat(repo: TempRepo, base: string, tree: string, entry: MaterialEntry): { additions: number | null; deletions: number | null } {
+export function gitNumstat(
+  repo: TempRepo,
+  base: string,
+  tree: string,
+  entry: MaterialEntry,
+): { additions: number | null; deletions: number | null } {
   const out = repo.git(['--literal-pathspecs', 'diff', '-M', '-z', '--numstat', base, tree, '--', ...pathsOf(entry)]);
   const [additions, deletions] = out.split('\t');
   const count = (field: string | undefined) => (field === undefined || field === '-' ? null : Number(field));

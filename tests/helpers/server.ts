@@ -39,7 +39,13 @@ export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
   const home = tempDir('involut-home-');
-  return { ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), INVOLUT_STATE_DIR: path.join(home, 'state'), ...extra };
+  return {
+    ...env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    INVOLUT_STATE_DIR: path.join(home, 'state'),
+    ...extra,
+  };
 }
 
 export interface Repo {
@@ -125,7 +131,10 @@ export async function startCli(args: string[], env = childEnv(), timeoutMs = 60_
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`involut ${args[0]} printed no URL within ${timeoutMs / 1000} s: ${err}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`involut ${args[0]} printed no URL within ${timeoutMs / 1000} s: ${err}`)),
+      timeoutMs,
+    );
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
       if (out.includes('\n')) {
@@ -171,7 +180,11 @@ export function liveFetch(server: LiveServer, route: string, init: RequestInit =
 export interface EventLog {
   events: Array<ChangedEvent & { at: number }>;
   /** Resolves with the first event (after `since`) that matches, or rejects after `timeoutMs`. */
-  next(match: (event: ChangedEvent) => boolean, since: number, timeoutMs?: number): Promise<ChangedEvent & { at: number }>;
+  next(
+    match: (event: ChangedEvent) => boolean,
+    since: number,
+    timeoutMs?: number,
+  ): Promise<ChangedEvent & { at: number }>;
   close(): void;
 }
 
@@ -188,7 +201,10 @@ export async function subscribe(server: LiveServer): Promise<EventLog> {
     buffer += chunk;
     let end: number;
     while ((end = buffer.indexOf('\n\n')) !== -1) {
-      const data = buffer.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
+      const data = buffer
+        .slice(0, end)
+        .split('\n')
+        .find((line) => line.startsWith('data: '));
       buffer = buffer.slice(end + 2);
       if (data) events.push({ ...(JSON.parse(data.slice(6)) as ChangedEvent), at: performance.now() });
     }
@@ -201,7 +217,8 @@ export async function subscribe(server: LiveServer): Promise<EventLog> {
       for (;;) {
         const found = events.find((event) => event.at >= since && match(event));
         if (found) return found;
-        if (performance.now() > deadline) throw new Error(`no matching event within ${timeoutMs} ms; got ${JSON.stringify(events)}`);
+        if (performance.now() > deadline)
+          throw new Error(`no matching event within ${timeoutMs} ms; got ${JSON.stringify(events)}`);
         await sleep(5);
       }
     },

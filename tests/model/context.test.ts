@@ -40,7 +40,9 @@ describe('expandDiff', () => {
 
   it('reveals the whole file exactly as git shows it with full context', () => {
     expect(parseHunks(diff).length).toBe(3);
-    expect(expandDiff(diff, after, [[1, after.length]])).toBe(gitDiff(text(before), text(after), 1000).replace(/^(@@[^@]*@@).*$/m, '$1'));
+    expect(expandDiff(diff, after, [[1, after.length]])).toBe(
+      gitDiff(text(before), text(after), 1000).replace(/^(@@[^@]*@@).*$/m, '$1'),
+    );
   });
 
   it('reveals lines between hunks with both sides numbered as git numbers them', () => {
@@ -53,7 +55,9 @@ describe('expandDiff', () => {
   });
 
   it('steps above a hunk and below the last one, stopping at the file’s ends and at other hunks', () => {
-    const [first, second] = parseHunks(diff).map((h) => diff.split('\n').find((l) => l.startsWith(`@@`) && l.includes(`+${h.newFirst}`))!);
+    const [first, second] = parseHunks(diff).map((h) =>
+      diff.split('\n').find((l) => l.startsWith(`@@`) && l.includes(`+${h.newFirst}`))!,
+    );
     expect(linesAbove(diff, first!, 20)).toEqual([1, 6]);
     // Between the first hunk (new lines 7 to 13) and the second: every line, the gap being under 20.
     expect(linesAbove(diff, second!, 20)).toEqual([14, 27]);
@@ -69,7 +73,9 @@ describe('expandDiff', () => {
       [lines(30), lines(30).slice(1)],
     ]) {
       const d = gitDiff(text(b!), text(a!), 3);
-      expect(expandDiff(d, a!, [[1, a!.length]])).toBe(gitDiff(text(b!), text(a!), 1000).replace(/^(@@[^@]*@@).*$/m, '$1'));
+      expect(expandDiff(d, a!, [[1, a!.length]])).toBe(
+        gitDiff(text(b!), text(a!), 1000).replace(/^(@@[^@]*@@).*$/m, '$1'),
+      );
     }
   });
 });

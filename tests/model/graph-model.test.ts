@@ -26,7 +26,9 @@ import {
 
 const FIXTURE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/render-graph');
 const fixtureCard = (id: string) => {
-  const cards = JSON.parse(readFileSync(path.join(FIXTURE, 'cards.json'), 'utf8')) as { cards: Array<{ id: string; payload: unknown }> };
+  const cards = JSON.parse(readFileSync(path.join(FIXTURE, 'cards.json'), 'utf8')) as {
+    cards: Array<{ id: string; payload: unknown }>;
+  };
   return cards.cards.find((c) => c.id === id)!;
 };
 const graph = (nodes: Graph['nodes'], edges: Graph['edges'] = []): Graph => ({ nodes, edges });
@@ -49,7 +51,9 @@ describe('the graph payload schema', () => {
 
 describe('checkGraph', () => {
   it('keeps every edge between known nodes and labels nodes by id when they have no label', () => {
-    const checked = checkGraph(graph([{ id: 'a' }, { id: 'b', label: 'Bee', state: 'added' }], [{ from: 'a', to: 'b', label: 'uses' }]));
+    const checked = checkGraph(
+      graph([{ id: 'a' }, { id: 'b', label: 'Bee', state: 'added' }], [{ from: 'a', to: 'b', label: 'uses' }]),
+    );
     expect(checked.nodes).toEqual([
       { id: 'a', label: 'a', state: null },
       { id: 'b', label: 'Bee', state: 'added' },
@@ -61,18 +65,23 @@ describe('checkGraph', () => {
 
   it('sets aside edges that name an unknown node, at either end, in payload order', () => {
     const checked = checkGraph(
-      graph([{ id: 'a' }, { id: 'b' }], [
-        { from: 'a', to: 'x' },
-        { from: 'a', to: 'b' },
-        { from: 'y', to: 'b' },
-      ]),
+      graph(
+        [{ id: 'a' }, { id: 'b' }],
+        [
+          { from: 'a', to: 'x' },
+          { from: 'a', to: 'b' },
+          { from: 'y', to: 'b' },
+        ],
+      ),
     );
     expect(checked.edges.map((e) => `${e.from}>${e.to}`)).toEqual(['a>b']);
     expect(checked.dangling.map((e) => `${e.from}>${e.to}`)).toEqual(['a>x', 'y>b']);
   });
 
   it('draws a repeated id once, with the first label and state, and counts the repeats', () => {
-    const checked = checkGraph(graph([{ id: 'q', label: 'first', state: 'added' }, { id: 'r' }, { id: 'q', label: 'second' }, { id: 'q' }]));
+    const checked = checkGraph(
+      graph([{ id: 'q', label: 'first', state: 'added' }, { id: 'r' }, { id: 'q', label: 'second' }, { id: 'q' }]),
+    );
     expect(checked.nodes).toEqual([
       { id: 'q', label: 'first', state: 'added' },
       { id: 'r', label: 'r', state: null },
@@ -98,7 +107,9 @@ describe('the sentences', () => {
   });
 
   it('are singular for one edge and list at most six, then count the rest', () => {
-    expect(danglingSentence([{ from: 'a', to: 'x' }])).toBe('1 edge names a node that is not in the graph, so it is not drawn: a → x.');
+    expect(danglingSentence([{ from: 'a', to: 'x' }])).toBe(
+      '1 edge names a node that is not in the graph, so it is not drawn: a → x.',
+    );
     const many = Array.from({ length: 9 }, (_, i) => ({ from: `n${i}`, to: 'ghost' }));
     expect(danglingSentence(many)).toBe(
       '9 edges name nodes that are not in the graph, so they are not drawn: n0 → ghost, n1 → ghost, n2 → ghost, n3 → ghost, n4 → ghost, n5 → ghost and 3 more.',
@@ -119,10 +130,14 @@ describe('stateCounts', () => {
 
 describe('elkInput', () => {
   it('names nodes and edges by position, so payload ids never collide with ELK ids', () => {
-    const checked = checkGraph(graph([{ id: 'e0' }, { id: 'n0', state: 'removed' }], [{ from: 'e0', to: 'n0', label: 'calls', state: 'added' }]));
+    const checked = checkGraph(
+      graph([{ id: 'e0' }, { id: 'n0', state: 'removed' }], [{ from: 'e0', to: 'n0', label: 'calls', state: 'added' }]),
+    );
     const input = elkInput(checked, (text) => text.length * 10);
     expect(input.children.map((c) => c.id)).toEqual(['n0', 'n1']);
-    expect(input.edges).toEqual([{ id: 'e0', sources: ['n0'], targets: ['n1'], labels: [{ text: 'calls', width: 76, height: 16 }] }]);
+    expect(input.edges).toEqual([
+      { id: 'e0', sources: ['n0'], targets: ['n1'], labels: [{ text: 'calls', width: 76, height: 16 }] },
+    ]);
     // The state's sign is part of the text, so the box is sized for it: "− n0" is 4 characters.
     expect(input.children[1]!.width).toBe(4 * 10 + 24);
     expect(input.layoutOptions['elk.algorithm']).toBe('layered');
@@ -162,20 +177,35 @@ describe('drawingFrom, on a real ELK layout (elk.bundled.js in Node)', () => {
 
   it('fails loudly when the layout left a node without a position', () => {
     const checked = checkGraph(graph([{ id: 'a' }]));
-    expect(() => drawingFrom(checked, { ...elkInput(checked), children: [] })).toThrow('the layout left node a without a position');
+    expect(() => drawingFrom(checked, { ...elkInput(checked), children: [] })).toThrow(
+      'the layout left node a without a position',
+    );
   });
 });
 
 describe('changeStops', () => {
   const node = (id: string, x: number, y: number, w: number, state: 'added' | 'removed' | 'changed' | null) =>
     ({ id, label: id, state, sign: '', short: id, text: id, x, y, w, h: 30 }) as Drawing['nodes'][number];
-  const edge = (from: string, to: string, state: 'added' | null, path: string) => ({ from, to, label: null, state, key: `${from}${to}`, path, labelBox: null });
+  const edge = (from: string, to: string, state: 'added' | null, path: string) => ({
+    from,
+    to,
+    label: null,
+    state,
+    key: `${from}${to}`,
+    path,
+    labelBox: null,
+  });
 
   it('walks marked nodes layer by layer, top to bottom, whatever their widths', () => {
     const drawing: Drawing = {
       width: 500,
       height: 200,
-      nodes: [node('wide', 90, 100, 120, 'changed'), node('narrow', 130, 40, 40, 'added'), node('plain', 130, 0, 40, null), node('right', 300, 0, 40, 'removed')],
+      nodes: [
+        node('wide', 90, 100, 120, 'changed'),
+        node('narrow', 130, 40, 40, 'added'),
+        node('plain', 130, 0, 40, null),
+        node('right', 300, 0, 40, 'removed'),
+      ],
       edges: [],
     };
     expect(changeStops(drawing).map((s) => s.what)).toEqual(['narrow', 'wide', 'right']);
@@ -195,7 +225,11 @@ describe('changeStops', () => {
   });
 
   it('centres a stop in the viewport', () => {
-    expect(centreOn({ x: 100, y: 50, w: 40, h: 30 }, { width: 800, height: 400 }, 2)).toEqual({ k: 2, x: 400 - 240, y: 200 - 130 });
+    expect(centreOn({ x: 100, y: 50, w: 40, h: 30 }, { width: 800, height: 400 }, 2)).toEqual({
+      k: 2,
+      x: 400 - 240,
+      y: 200 - 130,
+    });
   });
 });
 

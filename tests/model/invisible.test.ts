@@ -5,8 +5,15 @@ describe('direction-control and invisible characters', () => {
   it('cuts the Trojan Source line into text and the characters that reorder it', () => {
     const line = 'if (accessLevel != "user\u202E \u2066// Check if admin\u2069 \u2066") {';
     const pieces = splitInvisible(line);
-    expect(pieces.filter((p) => typeof p !== 'string').map((p) => (p as { code: string }).code)).toEqual(['U+202E', 'U+2066', 'U+2069', 'U+2066']);
-    expect(pieces.map((p) => (typeof p === 'string' ? p : `⟨${p.code}⟩`)).join('')).toBe('if (accessLevel != "user⟨U+202E⟩ ⟨U+2066⟩// Check if admin⟨U+2069⟩ ⟨U+2066⟩") {');
+    expect(pieces.filter((p) => typeof p !== 'string').map((p) => (p as { code: string }).code)).toEqual([
+      'U+202E',
+      'U+2066',
+      'U+2069',
+      'U+2066',
+    ]);
+    expect(pieces.map((p) => (typeof p === 'string' ? p : `⟨${p.code}⟩`)).join('')).toBe(
+      'if (accessLevel != "user⟨U+202E⟩ ⟨U+2066⟩// Check if admin⟨U+2069⟩ ⟨U+2066⟩") {',
+    );
     expect(countInvisible(line)).toEqual({ count: 4, bidi: true });
   });
 
@@ -22,9 +29,12 @@ describe('direction-control and invisible characters', () => {
   });
 
   it('leaves ordinary text, right-to-left scripts and emoji alone', () => {
-    for (const text of ['plain text', 'שלום עולם', 'مرحبا', '👩\u200D💻 coder', '👍🏽\u200D👍']) expect(splitInvisible(text)).toEqual([text]);
+    for (const text of ['plain text', 'שלום עולם', 'مرحبا', '👩\u200D💻 coder', '👍🏽\u200D👍'])
+      expect(splitInvisible(text)).toEqual([text]);
     expect(countInvisible('a\u200Db').count).toBe(1);
     expect(invisibleWarning('plain', 'The diff')).toBeNull();
-    expect(invisibleWarning('a\u202Eb', 'The diff')).toBe('The diff holds 1 direction-control or invisible character, shown as ⟨U+…⟩ markers: the text may read otherwise than it runs.');
+    expect(invisibleWarning('a\u202Eb', 'The diff')).toBe(
+      'The diff holds 1 direction-control or invisible character, shown as ⟨U+…⟩ markers: the text may read otherwise than it runs.',
+    );
   });
 });

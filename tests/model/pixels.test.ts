@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { changeMask, compareFrames, countIn, crop, differenceImage, fits, pixels, zoomToFit, type Pixels } from '../../src/model/pixels';
+import {
+  changeMask,
+  compareFrames,
+  countIn,
+  crop,
+  differenceImage,
+  fits,
+  pixels,
+  zoomToFit,
+  type Pixels,
+} from '../../src/model/pixels';
 
 type RGBA = [number, number, number, number];
 const CLEAR: RGBA = [0, 0, 0, 0];
@@ -62,7 +72,14 @@ describe('changeMask', () => {
 });
 
 describe('countIn and fits', () => {
-  const mask = changeMask(image(4, 4), image(4, 4, CLEAR, [[0, 0, RED], [3, 3, RED], [2, 1, RED]]));
+  const mask = changeMask(
+    image(4, 4),
+    image(4, 4, CLEAR, [
+      [0, 0, RED],
+      [3, 3, RED],
+      [2, 1, RED],
+    ]),
+  );
 
   it('counts changed pixels inside a rectangle, clipped to the mask', () => {
     expect(countIn(mask, { x: 0, y: 0, w: 2, h: 2 })).toBe(1);
@@ -152,8 +169,14 @@ describe('crop', () => {
 
 describe('differenceImage', () => {
   it('paints changed pixels magenta over a faint grey copy of the base, transparent staying transparent', () => {
-    const before = image(3, 1, CLEAR, [[0, 0, RED], [1, 0, RED]]);
-    const after = image(3, 1, CLEAR, [[0, 0, RED], [1, 0, BLUE]]);
+    const before = image(3, 1, CLEAR, [
+      [0, 0, RED],
+      [1, 0, RED],
+    ]);
+    const after = image(3, 1, CLEAR, [
+      [0, 0, RED],
+      [1, 0, BLUE],
+    ]);
     const diff = differenceImage(changeMask(before, after), after);
     expect(at(diff, 1, 0)).toEqual([255, 0, 255, 255]);
     const [r, g, b, a] = at(diff, 0, 0);

@@ -21,7 +21,9 @@ describe('the place in the URL fragment', () => {
     expect(placeOfNote('c_1')).toEqual({ mode: 'cards', card: 'c_1' });
     expect(placeOfNote('file:a:b.ts')).toEqual({ mode: 'raw', file: 'a:b.ts' });
     expect(placeOfNote('line:a.ts:-7')).toEqual({ mode: 'raw', file: 'a.ts', line: { side: '-', number: 7 } });
-    expect(linkTo('http://127.0.0.1:4747/#token=abc', placeOfNote('line:a.ts:+7'))).toBe('http://127.0.0.1:4747/#token=abc&mode=raw&file=a.ts&line=%2B7');
+    expect(linkTo('http://127.0.0.1:4747/#token=abc', placeOfNote('line:a.ts:+7'))).toBe(
+      'http://127.0.0.1:4747/#token=abc&mode=raw&file=a.ts&line=%2B7',
+    );
   });
 });
 
@@ -32,12 +34,22 @@ describe('search matches', () => {
     capped: false,
     results: [
       { ref: 'z.ts', path: false, hits: [{ index: 1, side: '+' as const, number: 3, text: 'x', start: 0, end: 1 }] },
-      { ref: 'a/x.ts', path: true, hits: [{ index: 4, side: '-' as const, number: 9, text: 'x', start: 0, end: 1 }, { index: 6, side: '+' as const, number: 8, text: 'x', start: 0, end: 1 }] },
+      {
+        ref: 'a/x.ts',
+        path: true,
+        hits: [
+          { index: 4, side: '-' as const, number: 9, text: 'x', start: 0, end: 1 },
+          { index: 6, side: '+' as const, number: 8, text: 'x', start: 0, end: 1 },
+        ],
+      },
     ],
   };
 
   it('are listed in the viewer’s order of files, a path match before the file’s lines', () => {
-    const order = new Map([['a/x.ts', 0], ['z.ts', 1]]);
+    const order = new Map([
+      ['a/x.ts', 0],
+      ['z.ts', 1],
+    ]);
     expect(flatMatches(result, order)).toEqual([
       { ref: 'a/x.ts' },
       { ref: 'a/x.ts', line: { side: '-', number: 9 } },

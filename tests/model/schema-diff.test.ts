@@ -8,13 +8,20 @@ const fields = (...specs: string[]): FieldEntry[] =>
     return type === undefined ? { name: name! } : { name: name!, type };
   });
 
-const rows = (before: FieldEntry[], after: FieldEntry[]) => diffSchema(before, after).rows.map((r) => `${r.name} ${r.status}`);
+const rows = (before: FieldEntry[], after: FieldEntry[]) =>
+  diffSchema(before, after).rows.map((r) => `${r.name} ${r.status}`);
 
 describe('diffSchema', () => {
   it('gives each field one row saying what happened to it: added, removed, type changed, unchanged', () => {
     const diff = diffSchema(
       fields('id: serial', 'total: numeric(10,2)', 'status: text', 'legacy_ref: varchar(32)', 'created_at: timestamp'),
-      fields('id: bigserial', 'total: numeric(10,2)', 'status: order_status', 'created_at: timestamp', 'paid_at: timestamptz'),
+      fields(
+        'id: bigserial',
+        'total: numeric(10,2)',
+        'status: order_status',
+        'created_at: timestamp',
+        'paid_at: timestamptz',
+      ),
     );
     expect(diff.rows.map((r) => `${r.name} ${r.status}`)).toEqual([
       'id type changed',
@@ -31,13 +38,23 @@ describe('diffSchema', () => {
   });
 
   it('places a removed field where it stood: first when it led, last when it closed', () => {
-    expect(rows(fields('a', 'b', 'c', 'd'), fields('b', 'c'))).toEqual(['a removed', 'b unchanged', 'c unchanged', 'd removed']);
+    expect(rows(fields('a', 'b', 'c', 'd'), fields('b', 'c'))).toEqual([
+      'a removed',
+      'b unchanged',
+      'c unchanged',
+      'd removed',
+    ]);
     expect(rows(fields('x', 'y'), [])).toEqual(['x removed', 'y removed']);
     expect(rows([], fields('x'))).toEqual(['x added']);
   });
 
   it('follows the after order when fields were reordered', () => {
-    expect(rows(fields('a', 'b', 'gone', 'c'), fields('c', 'b', 'a'))).toEqual(['c unchanged', 'b unchanged', 'gone removed', 'a unchanged']);
+    expect(rows(fields('a', 'b', 'gone', 'c'), fields('c', 'b', 'a'))).toEqual([
+      'c unchanged',
+      'b unchanged',
+      'gone removed',
+      'a unchanged',
+    ]);
   });
 
   it('treats a type that appears or disappears as a change, and null, absent and blank as the same "not stated"', () => {
@@ -48,8 +65,15 @@ describe('diffSchema', () => {
   });
 
   it('keeps both notes of a field', () => {
-    const [row] = diffSchema([{ name: 'email', type: 'text', note: 'may repeat' }], [{ name: 'email', type: 'text', note: 'unique, lower-cased' }]).rows;
-    expect(row).toMatchObject({ status: 'unchanged', before: { note: 'may repeat' }, after: { note: 'unique, lower-cased' } });
+    const [row] = diffSchema(
+      [{ name: 'email', type: 'text', note: 'may repeat' }],
+      [{ name: 'email', type: 'text', note: 'unique, lower-cased' }],
+    ).rows;
+    expect(row).toMatchObject({
+      status: 'unchanged',
+      before: { note: 'may repeat' },
+      after: { note: 'unique, lower-cased' },
+    });
   });
 
   it('reports a name listed twice and pairs the repeats in order', () => {

@@ -101,20 +101,36 @@ account
   about
 `),
     );
-    expect(rows(diff)).toEqual(['/ | /', '· |   admin (added)', '  users (moved) |     users (moved)', '    :id |       :id', '  about |   about']);
+    expect(rows(diff)).toEqual([
+      '/ | /',
+      '· |   admin (added)',
+      '  users (moved) |     users (moved)',
+      '    :id |       :id',
+      '  about |   about',
+    ]);
     expect(diff.rows[2]!.after!.otherParents).toEqual(['/']);
     expect(diff.rows[2]!.before!.otherParents).toEqual(['/', 'admin']);
   });
 
   it('marks siblings that swapped places as moved (reordered), not as removed and added', () => {
     const diff = diffTrees(tree('nav\n  Logo\n  Menu\n'), tree('nav\n  Menu\n  Logo\n'));
-    expect(rows(diff)).toEqual(['nav | nav', '· |   Menu (moved, reordered)', '  Logo |   Logo', '  Menu (moved, reordered) | ·']);
+    expect(rows(diff)).toEqual([
+      'nav | nav',
+      '· |   Menu (moved, reordered)',
+      '  Logo |   Logo',
+      '  Menu (moved, reordered) | ·',
+    ]);
     expect(diff.counts.moved).toBe(1);
   });
 
   it('treats a renamed folder as removed and added, with its files moved into the new one', () => {
     const diff = diffTrees(tree('src\n  components\n    Button.tsx\n'), tree('src\n  ui\n    Button.tsx\n'));
-    expect(rows(diff)).toEqual(['src | src', '  components (removed) | ·', '· |   ui (added)', '    Button.tsx (moved) |     Button.tsx (moved)']);
+    expect(rows(diff)).toEqual([
+      'src | src',
+      '  components (removed) | ·',
+      '· |   ui (added)',
+      '    Button.tsx (moved) |     Button.tsx (moved)',
+    ]);
     expect(diff.rows[3]!.after!.otherParents).toEqual(['src', 'components']);
     expect(diff.counts).toEqual({ added: 1, removed: 1, moved: 1, unchanged: 1 });
   });
@@ -135,7 +151,9 @@ new
   index
 `),
     );
-    const settingsIndex = diff.rows.find((r) => r.after?.name === 'index' && r.after.parents.join('/') === 'account/settings')!;
+    const settingsIndex = diff.rows.find(
+      (r) => r.after?.name === 'index' && r.after.parents.join('/') === 'account/settings',
+    )!;
     expect(settingsIndex.after!.status).toBe('unchanged'); // it moved with settings
     const newIndex = diff.rows.find((r) => r.after?.name === 'index' && r.after.parents[0] === 'new')!;
     expect(newIndex.after).toMatchObject({ status: 'moved', otherParents: ['old'] });
@@ -144,7 +162,12 @@ new
 
   it('pairs repeated sibling names in order (two Buttons stay two Buttons)', () => {
     const diff = diffTrees(tree('Toolbar\n  Button\n  Button\n'), tree('Toolbar\n  Button\n  Button\n  Button\n'));
-    expect(rows(diff)).toEqual(['Toolbar | Toolbar', '  Button |   Button', '  Button |   Button', '· |   Button (added)']);
+    expect(rows(diff)).toEqual([
+      'Toolbar | Toolbar',
+      '  Button |   Button',
+      '  Button |   Button',
+      '· |   Button (added)',
+    ]);
   });
 
   it('reports a depth jump, hangs the row under the nearest shallower row, and draws it at the depth given', () => {
@@ -161,7 +184,14 @@ new
   });
 
   it('does not count a first row deeper than 0 as a jump, nor a climb back up', () => {
-    const diff = diffTrees([{ name: 'src', depth: 1 }, { name: 'a.ts', depth: 2 }, { name: 'b', depth: 0 }], []);
+    const diff = diffTrees(
+      [
+        { name: 'src', depth: 1 },
+        { name: 'a.ts', depth: 2 },
+        { name: 'b', depth: 0 },
+      ],
+      [],
+    );
     expect(diff.jumps).toEqual([]);
     expect(diff.counts.removed).toBe(3);
   });

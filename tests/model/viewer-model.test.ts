@@ -24,7 +24,13 @@ const entry = (ref: string, extra: Partial<MaterialEntry> = {}): MaterialEntry =
   ...extra,
 });
 
-const card = (id: string, intent: Card['intent'], refs: string[], extra: Partial<Card> = {}): Card => ({ id, title: `Card ${id}`, intent, refs, ...extra });
+const card = (id: string, intent: Card['intent'], refs: string[], extra: Partial<Card> = {}): Card => ({
+  id,
+  title: `Card ${id}`,
+  intent,
+  refs,
+  ...extra,
+});
 
 describe('coverage', () => {
   const material = [entry('a.ts'), entry('b.ts'), entry('c.ts')];
@@ -51,7 +57,12 @@ describe('coverage', () => {
 
 describe('grouping', () => {
   it('orders groups risk, behavior, structure, cleanup, assets and drops empty ones', () => {
-    const groups = groupByIntent([card('1', 'cleanup', []), card('2', 'risk', []), card('3', 'cleanup', []), card('4', 'assets', [])]);
+    const groups = groupByIntent([
+      card('1', 'cleanup', []),
+      card('2', 'risk', []),
+      card('3', 'cleanup', []),
+      card('4', 'assets', []),
+    ]);
     expect(groups.map((g) => [g.intent, g.cards.map((c) => c.id)])).toEqual([
       ['risk', ['2']],
       ['cleanup', ['1', '3']],
@@ -60,7 +71,11 @@ describe('grouping', () => {
   });
 
   it('links an earlier card to the cards that continue it', () => {
-    const next = continuations([card('c1', 'behavior', []), card('c2', 'behavior', [], { continues: 'c1' }), card('c3', 'risk', [], { continues: 'c1' })]);
+    const next = continuations([
+      card('c1', 'behavior', []),
+      card('c2', 'behavior', [], { continues: 'c1' }),
+      card('c3', 'risk', [], { continues: 'c1' }),
+    ]);
     expect(next.get('c1')).toEqual(['c2', 'c3']);
     expect(next.get('c2')).toBeUndefined();
   });
@@ -68,14 +83,22 @@ describe('grouping', () => {
 
 describe('budget', () => {
   it('fits cards in reading order while the minutes last, and sums all of them', () => {
-    const { total, fits } = budget([card('a', 'risk', [], { minutes: 10 }), card('b', 'risk', [], { minutes: 25 }), card('c', 'risk', [], { minutes: 5 })], 20);
+    const { total, fits } = budget(
+      [
+        card('a', 'risk', [], { minutes: 10 }),
+        card('b', 'risk', [], { minutes: 25 }),
+        card('c', 'risk', [], { minutes: 5 }),
+      ],
+      20,
+    );
     expect(total).toBe(40);
     expect([...fits]).toEqual(['a', 'c']);
   });
 });
 
 describe('diff lines and marks', () => {
-  const diff = '@@ -10,3 +10,4 @@ function f() {\n   const idle = now - seen;\n-  if (idle > 5) {\n+  if (idle > IDLE_LIMIT) {\n+    log();\n\\ No newline at end of file\n';
+  const diff =
+    '@@ -10,3 +10,4 @@ function f() {\n   const idle = now - seen;\n-  if (idle > 5) {\n+  if (idle > IDLE_LIMIT) {\n+    log();\n\\ No newline at end of file\n';
 
   it('numbers every line on its side and leaves the trailing newline out', () => {
     const lines = diffLines(diff);
@@ -112,14 +135,26 @@ describe('note keys', () => {
   it('builds and reads back the three key forms, refs with colons included', () => {
     expect(cardKey('c_1')).toBe('c_1');
     expect(parseNoteKey(fileKey('src/a:b.ts'))).toEqual({ kind: 'file', ref: 'src/a:b.ts' });
-    expect(parseNoteKey(lineKey('src/a:b.ts', '+', 12))).toEqual({ kind: 'line', ref: 'src/a:b.ts', side: '+', line: 12 });
+    expect(parseNoteKey(lineKey('src/a:b.ts', '+', 12))).toEqual({
+      kind: 'line',
+      ref: 'src/a:b.ts',
+      side: '+',
+      line: 12,
+    });
     expect(parseNoteKey('line:src/a.ts:-3')).toEqual({ kind: 'line', ref: 'src/a.ts', side: '-', line: 3 });
     expect(parseNoteKey('c_2')).toEqual({ kind: 'card', id: 'c_2' });
   });
 
   it('hands the notes over as one prompt with each note as Markdown', () => {
     const prompt = notesPrompt({
-      'line:src/a.ts:+12': { title: 'src/a.ts line +12', refs: ['src/a.ts'], text: 'Why 30?', at: 't', quote: '+const IDLE = 30;', kind: 'question' },
+      'line:src/a.ts:+12': {
+        title: 'src/a.ts line +12',
+        refs: ['src/a.ts'],
+        text: 'Why 30?',
+        at: 't',
+        quote: '+const IDLE = 30;',
+        kind: 'question',
+      },
       c_1: { title: 'Sessions expire', refs: ['src/a.ts'], text: 'Split this.', at: 't' },
     });
     expect(prompt).toContain('Read `.review/notes.json` and address every note');
@@ -161,7 +196,12 @@ describe('file tree', () => {
     expect(tree.files).toBe(4);
     expect(tree.additions).toBe(6);
     expect(tree.children[1]!.additions).toBe(5);
-    expect(treeOrder(tree).map((e) => e.ref)).toEqual(['assets/hero.png', 'src/auth/session.ts', 'src/auth/token.ts', 'README.md']);
+    expect(treeOrder(tree).map((e) => e.ref)).toEqual([
+      'assets/hero.png',
+      'src/auth/session.ts',
+      'src/auth/token.ts',
+      'README.md',
+    ]);
     // A folder out of view is drawn as tall as its rows: its own and its descendants'.
     expect(treeRows(tree.children[1]!)).toBe(3);
     expect(treeRows(tree)).toBe(1 + 2 + 3 + 1);
@@ -170,7 +210,15 @@ describe('file tree', () => {
   it('sorts names as localeCompare does, and finds each folder once however many files it holds', () => {
     const refs = ['b/Z.ts', 'b/a.ts', 'a/x.ts', 'b/é.ts', 'b/e.ts', 'a/y/1.ts', 'a/y/2.ts'];
     const tree = fileTree(refs.map((ref) => entry(ref)));
-    expect(treeOrder(tree).map((e) => e.ref)).toEqual(['a/y/1.ts', 'a/y/2.ts', 'a/x.ts', 'b/a.ts', 'b/e.ts', 'b/é.ts', 'b/Z.ts']);
+    expect(treeOrder(tree).map((e) => e.ref)).toEqual([
+      'a/y/1.ts',
+      'a/y/2.ts',
+      'a/x.ts',
+      'b/a.ts',
+      'b/e.ts',
+      'b/é.ts',
+      'b/Z.ts',
+    ]);
     expect(tree.children.map((c) => [c.name, c.files])).toEqual([
       ['a', 3],
       ['b', 4],
@@ -182,8 +230,15 @@ describe('note threads', () => {
   const note = (at: string) => ({ title: 't', refs: [], text: 'x', at });
   it('lists the cards that address a note, and reads it as answered only if it was not written again after the capture', () => {
     const threads = noteThreads(
-      { c_1: note('2026-09-02T18:10:00-03:00'), 'file:a.ts': note('2026-09-02T23:00:00+00:00'), other: note('2026-09-01T00:00:00Z') },
-      [card('c_2', 'behavior', [], { addresses: ['c_1', 'file:a.ts'] }), card('c_3', 'risk', [], { addresses: ['c_1'] })],
+      {
+        c_1: note('2026-09-02T18:10:00-03:00'),
+        'file:a.ts': note('2026-09-02T23:00:00+00:00'),
+        other: note('2026-09-01T00:00:00Z'),
+      },
+      [
+        card('c_2', 'behavior', [], { addresses: ['c_1', 'file:a.ts'] }),
+        card('c_3', 'risk', [], { addresses: ['c_1'] }),
+      ],
       '2026-09-02T22:00:00+00:00',
     );
     expect(threads.get('c_1')).toEqual({ addressedBy: ['c_2', 'c_3'], answered: true });

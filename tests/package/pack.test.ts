@@ -5,7 +5,14 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Material } from '../../schemas/material';
-import { assertBuilt, gitRepo, isolatedEnv, projectRoot, removeTemporaryFolders, temporaryFolder } from '../helpers/cli';
+import {
+  assertBuilt,
+  gitRepo,
+  isolatedEnv,
+  projectRoot,
+  removeTemporaryFolders,
+  temporaryFolder,
+} from '../helpers/cli';
 
 const run = promisify(execFile);
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -33,7 +40,10 @@ async function importedPackages(dir: string): Promise<Set<string>> {
 
 describe('the published package', { timeout: 300_000 }, () => {
   it('ships the built CLI and none of the sources', async () => {
-    const { stdout } = await run(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: projectRoot, ...big });
+    const { stdout } = await run(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: projectRoot,
+      ...big,
+    });
     const [pack] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
     const files = pack!.files.map((f) => f.path);
     expect(files).toContain('dist/server/cli.js');
@@ -42,14 +52,22 @@ describe('the published package', { timeout: 300_000 }, () => {
     expect(files.filter((f) => /^(src|server|tests|node_modules|bench)\//.test(f))).toEqual([]);
     expect(files.filter((f) => /^schemas\/[^/]+\.ts$/.test(f))).toEqual([]);
     // The demo's fixture, whole (its PNGs included), and no other fixture.
-    for (const file of ['recipe.json', 'cards.json', 'base/assets/hero-sheet.png', 'working/assets/hero-sheet.png', 'committed/db/schema.sql']) {
+    for (const file of [
+      'recipe.json',
+      'cards.json',
+      'base/assets/hero-sheet.png',
+      'working/assets/hero-sheet.png',
+      'committed/db/schema.sql',
+    ]) {
       expect(files).toContain(`fixtures/demo-repo/${file}`);
     }
     expect(files.filter((f) => f.startsWith('fixtures/') && !f.startsWith('fixtures/demo-repo/'))).toEqual([]);
   });
 
   it('depends on exactly the packages its built CLI imports; bundled ones are not dependencies', async () => {
-    const manifest = JSON.parse(await readFile(path.join(projectRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const manifest = JSON.parse(await readFile(path.join(projectRoot, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     const imported = await importedPackages(path.join(projectRoot, 'dist', 'server'));
     expect([...imported].sort()).toEqual(Object.keys(manifest.dependencies).sort());
     for (const bundled of ['picomatch', 'image-size']) expect(manifest.dependencies).not.toHaveProperty(bundled);
@@ -61,7 +79,10 @@ describe('the published package', { timeout: 300_000 }, () => {
 
     beforeAll(async () => {
       const packDir = await temporaryFolder('involut-pack-');
-      const { stdout } = await run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], { cwd: projectRoot, ...big });
+      const { stdout } = await run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], {
+        cwd: projectRoot,
+        ...big,
+      });
       const [pack] = JSON.parse(stdout) as Array<{ filename: string }>;
       const tarball = path.join(packDir, pack!.filename);
       expect(existsSync(tarball)).toBe(true);
@@ -93,7 +114,10 @@ describe('the published package', { timeout: 300_000 }, () => {
 
     it('involut demo finds its fixtures inside the package, serves them, and cleans up on SIGTERM', async () => {
       const tmp = await temporaryFolder('involut-demo-tmp-');
-      const child = spawn(bin, ['demo', '--json', '--no-open', '--port', '0'], { cwd: tmp, env: isolatedEnv(home, { TMPDIR: tmp }) });
+      const child = spawn(bin, ['demo', '--json', '--no-open', '--port', '0'], {
+        cwd: tmp,
+        env: isolatedEnv(home, { TMPDIR: tmp }),
+      });
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       let stdout = '';
       await new Promise<void>((resolve, reject) => {
@@ -108,7 +132,11 @@ describe('the published package', { timeout: 300_000 }, () => {
         void exited.then(() => reject(new Error(`the demo exited before printing: ${stdout}`)));
       });
       const facts = JSON.parse(stdout) as { url: string; folder: string; cards: string };
-      expect(facts).toMatchObject({ files: 18, by_status: { added: 8, modified: 7, deleted: 2, renamed: 1 }, cards_count: 7 });
+      expect(facts).toMatchObject({
+        files: 18,
+        by_status: { added: 8, modified: 7, deleted: 2, renamed: 1 },
+        cards_count: 7,
+      });
       expect(existsSync(facts.cards)).toBe(true);
       // The built viewer ships too: the page the URL names is served.
       expect((await fetch(facts.url)).status).toBe(200);

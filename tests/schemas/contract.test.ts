@@ -7,7 +7,8 @@ import { Notes } from '../../schemas/notes';
 import { projectRoot } from '../helpers/cli';
 
 const examples = path.join(projectRoot, 'fixtures', 'contract-examples');
-const readExample = async (name: string): Promise<unknown> => JSON.parse(await readFile(path.join(examples, name), 'utf8'));
+const readExample = async (name: string): Promise<unknown> =>
+  JSON.parse(await readFile(path.join(examples, name), 'utf8'));
 
 describe("the contract's own examples parse", () => {
   it.each([
@@ -26,12 +27,24 @@ describe("the contract's own examples parse", () => {
       ['assets/hero.png', true, true],
     ]);
     const cards = Cards.parse(await readExample('cards.json'));
-    expect(cards.cards[0]).toMatchObject({ id: 'c_1', intent: 'behavior', render: 'tree', unrequested: null, continues: null });
+    expect(cards.cards[0]).toMatchObject({
+      id: 'c_1',
+      intent: 'behavior',
+      render: 'tree',
+      unrequested: null,
+      continues: null,
+    });
   });
 });
 
 /** The smallest card the contract allows; each test changes one field. */
-const card = (fields: Record<string, unknown> = {}) => ({ id: 'c_1', title: 'A card', intent: 'cleanup', refs: ['a.ts'], ...fields });
+const card = (fields: Record<string, unknown> = {}) => ({
+  id: 'c_1',
+  title: 'A card',
+  intent: 'cleanup',
+  refs: ['a.ts'],
+  ...fields,
+});
 const cards = (cardFields: Record<string, unknown> = {}, fields: Record<string, unknown> = {}) => ({
   contract: 1,
   cards: [card(cardFields)],
@@ -171,6 +184,8 @@ describe('what the contract does not know is refused', () => {
   });
 
   it('a source.request other than null', () => {
-    expect(Material.safeParse(material({}, { source: { ...material().source, request: 'do it' } })).success).toBe(false);
+    expect(Material.safeParse(material({}, { source: { ...material().source, request: 'do it' } })).success).toBe(
+      false,
+    );
   });
 });

@@ -13,14 +13,17 @@ describe('schemas/json/ is what the zod schemas generate', () => {
 
   it('holds exactly one file per generated schema', async () => {
     const committed = (await readdir(jsonSchemaDir)).filter((name) => name.endsWith('.json')).sort();
-    expect(committed, 'schemas/json/ has other files than jsonSchemas() makes; run `npm run schemas`').toEqual(Object.keys(expected).sort());
+    expect(committed, 'schemas/json/ has other files than jsonSchemas() makes; run `npm run schemas`').toEqual(
+      Object.keys(expected).sort(),
+    );
   });
 
   it.each(Object.keys(expected))('%s is up to date', async (name) => {
     const committed = await readFile(path.join(jsonSchemaDir, name), 'utf8').catch(() => '(missing)');
-    expect(committed, `schemas/json/${name} is out of date with schemas/*.ts; run \`npm run schemas\` and commit the result`).toBe(
-      jsonSchemaText(expected[name]),
-    );
+    expect(
+      committed,
+      `schemas/json/${name} is out of date with schemas/*.ts; run \`npm run schemas\` and commit the result`,
+    ).toBe(jsonSchemaText(expected[name]));
   });
 });
 
@@ -33,6 +36,8 @@ describe('the contract, locked', () => {
     ['notes', Notes],
     ['config', Config],
   ] as const)('z.toJSONSchema(%s)', async (name, schema: z.ZodType) => {
-    await expect(`${JSON.stringify(z.toJSONSchema(schema), null, 2)}\n`).toMatchFileSnapshot(`__snapshots__/${name}.schema.json`);
+    await expect(`${JSON.stringify(z.toJSONSchema(schema), null, 2)}\n`).toMatchFileSnapshot(
+      `__snapshots__/${name}.schema.json`,
+    );
   });
 });

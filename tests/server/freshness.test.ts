@@ -87,7 +87,8 @@ describe('GET /api/freshness', () => {
   it('cannot tell (null) for a round captured where its index was not kept', async () => {
     const repo = makeRepo({ 'a.txt': 'one\n' });
     runRounds(repo);
-    for (const name of readdirSync(path.join(repo.dir, '.git'))) if (name.startsWith('involut-captured.')) rmSync(path.join(repo.dir, '.git', name));
+    for (const name of readdirSync(path.join(repo.dir, '.git')))
+      if (name.startsWith('involut-captured.')) rmSync(path.join(repo.dir, '.git', name));
     expect((await freshness(await appFor(repo))).fresh).toBeNull();
   });
 });

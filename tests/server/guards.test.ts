@@ -22,7 +22,10 @@ async function serve(args: string[] = ['--port', '0']): Promise<LiveServer> {
 }
 
 /** Sends a request exactly as written and returns the status, headers and body of the answer. */
-function raw(server: LiveServer, lines: string[]): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+function raw(
+  server: LiveServer,
+  lines: string[],
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   const { hostname, port } = new URL(server.base);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname, () => socket.end(`${lines.join('\r\n')}\r\n\r\n`));
@@ -32,7 +35,12 @@ function raw(server: LiveServer, lines: string[]): Promise<{ status: number; hea
     socket.once('close', () => {
       const [head = '', ...rest] = text.split('\r\n\r\n');
       const [statusLine = '', ...headerLines] = head.split('\r\n');
-      const headers = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        headerLines.map((line) => [
+          line.slice(0, line.indexOf(':')).toLowerCase(),
+          line.slice(line.indexOf(':') + 1).trim(),
+        ]),
+      );
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
     });
   });
@@ -42,13 +50,24 @@ describe('requests the router refuses', () => {
   it('answers a path with invalid percent-encoding with the Host check, the security headers and Involut’s error shape', async () => {
     const server = await serve();
     const host = new URL(server.base).host;
-    const bad = await raw(server, ['GET /api/blob/%E0%A4%A HTTP/1.1', `Host: ${host}`, `X-Involut-Token: ${server.token}`, 'Connection: close']);
+    const bad = await raw(server, [
+      'GET /api/blob/%E0%A4%A HTTP/1.1',
+      `Host: ${host}`,
+      `X-Involut-Token: ${server.token}`,
+      'Connection: close',
+    ]);
     expect(bad.status).toBe(400);
-    expect(JSON.parse(bad.body.replace(/^[0-9a-f]+\r\n|\r\n0\r\n$/g, ''))).toEqual({ error: { code: 'bad-path', message: 'The request path is not valid percent-encoding.' } });
+    expect(JSON.parse(bad.body.replace(/^[0-9a-f]+\r\n|\r\n0\r\n$/g, ''))).toEqual({
+      error: { code: 'bad-path', message: 'The request path is not valid percent-encoding.' },
+    });
     expect(bad.body).not.toContain('%E0');
     expect(bad.headers['content-security-policy']).toContain("default-src 'none'");
     expect(bad.headers['x-content-type-options']).toBe('nosniff');
-    const foreign = await raw(server, ['GET /api/blob/%E0%A4%A HTTP/1.1', 'Host: evil.example:80', 'Connection: close']);
+    const foreign = await raw(server, [
+      'GET /api/blob/%E0%A4%A HTTP/1.1',
+      'Host: evil.example:80',
+      'Connection: close',
+    ]);
     expect(foreign.status).toBe(403);
     expect(foreign.body).toContain('forbidden-host');
   });

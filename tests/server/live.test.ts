@@ -3,7 +3,16 @@
  * one server per repository, signals, the event stream's latency, inotify use).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +48,8 @@ afterEach(async () => {
 afterAll(removeTempDirs);
 
 const CARD = { id: 'c_1', title: 'One', intent: 'behavior', refs: ['README.md'] };
-const cardsText = (n: number) => `${JSON.stringify({ contract: 1, cards: Array.from({ length: n }, (_, i) => ({ ...CARD, id: `c_${i}` })) }, null, 2)}\n`;
+const cardsText = (n: number) =>
+  `${JSON.stringify({ contract: 1, cards: Array.from({ length: n }, (_, i) => ({ ...CARD, id: `c_${i}` })) }, null, 2)}\n`;
 const note = (text: string) => JSON.stringify({ text, title: 'README.md', refs: ['README.md'], seen: null });
 
 describe('involut serve', () => {
@@ -119,7 +129,9 @@ describe('involut serve', () => {
       const state = CardsState.parse(await (await liveFetch(server, '/api/cards')).json());
       expect(state.state === 'ok' && state.data.cards.length).toBe(n);
     }
-    console.log(`SSE latency after an atomic rewrite of cards.json: ${latencies.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+    console.log(
+      `SSE latency after an atomic rewrite of cards.json: ${latencies.map((ms) => ms.toFixed(0)).join(', ')} ms`,
+    );
     expect(Math.max(...latencies)).toBeLessThan(500);
     events.close();
   });
@@ -156,9 +168,15 @@ describe('involut serve', () => {
     const repo = makeRepo();
     const env = childEnv();
     const server = await serve(repo.dir, env);
-    const second = execFileSync(process.execPath, [CLI, '--no-open', '--repo', repo.dir], { env, encoding: 'utf8', timeout: 10_000 });
+    const second = execFileSync(process.execPath, [CLI, '--no-open', '--repo', repo.dir], {
+      env,
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     expect(second.split('\n')[0]).toBe(server.url);
-    const record = readFileSync(path.join(env.INVOLUT_STATE_DIR!, 'servers', readdirOne(path.join(env.INVOLUT_STATE_DIR!, 'servers'))));
+    const record = readFileSync(
+      path.join(env.INVOLUT_STATE_DIR!, 'servers', readdirOne(path.join(env.INVOLUT_STATE_DIR!, 'servers'))),
+    );
     expect(statSync(path.join(env.INVOLUT_STATE_DIR!, 'servers')).mode & 0o777).toBe(0o700);
     expect(JSON.parse(record.toString()).url).toBe(server.url);
     const rounds = execFileSync(process.execPath, [CLI, 'rounds', '--repo', repo.dir], { env, encoding: 'utf8' });
@@ -194,7 +212,9 @@ describe('involut serve', () => {
     expect(await server.exited).toBe(0);
     const notes = Notes.parse(JSON.parse(readFileSync(repo.review('notes.json'), 'utf8'))).notes;
     for (const key of acknowledged) expect(notes[key], key).toBeDefined();
-    console.log(`SIGTERM during 60 note writes: ${acknowledged.length} acknowledged, ${Object.keys(notes).length} on disk, file valid`);
+    console.log(
+      `SIGTERM during 60 note writes: ${acknowledged.length} acknowledged, ${Object.keys(notes).length} on disk, file valid`,
+    );
   });
 
   it('holds as many inotify watches for a repository of 10,000 files as for one of 10', async () => {

@@ -19,11 +19,19 @@ afterEach(() => {
 const isRoot = process.getuid?.() === 0;
 const canMount = isRoot && spawnSync('unshare', ['-m', '--propagation', 'private', 'true']).status === 0;
 const NOBODY = 65534;
-const canDrop = isRoot && spawnSync(process.execPath, [CLI, '--version'], { uid: NOBODY, gid: NOBODY, cwd: '/' }).status === 0;
+const canDrop =
+  isRoot && spawnSync(process.execPath, [CLI, '--version'], { uid: NOBODY, gid: NOBODY, cwd: '/' }).status === 0;
 
 /** Spawns a command that ends by serving, and resolves with its viewer URL's origin and token. */
-async function served(command: string, args: string[], options: { env: NodeJS.ProcessEnv; uid?: number }): Promise<{ base: string; token: string }> {
-  const child = spawn(command, args, { env: options.env, ...(options.uid ? { uid: options.uid, gid: options.uid } : {}) });
+async function served(
+  command: string,
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; uid?: number },
+): Promise<{ base: string; token: string }> {
+  const child = spawn(command, args, {
+    env: options.env,
+    ...(options.uid ? { uid: options.uid, gid: options.uid } : {}),
+  });
   children.push(child);
   let out = '';
   let err = '';
@@ -58,7 +66,9 @@ describe('faults of a note write', () => {
     expect(response.status).toBe(507);
     const body = await response.json();
     expect(body.error.code).toBe('disk-full');
-    expect(body.error.message).toBe('The disk holding .review/notes.json is full; free some space and type again, the note is kept in the viewer meanwhile.');
+    expect(body.error.message).toBe(
+      'The disk holding .review/notes.json is full; free some space and type again, the note is kept in the viewer meanwhile.',
+    );
     const read = await fetch(`${server.base}/api/notes`, { headers: { 'x-involut-token': server.token } });
     expect(await read.json()).toEqual({ state: 'ok', data: { contract: 1, notes: {} } });
   });
@@ -72,7 +82,10 @@ describe('faults of a note write', () => {
     chmodSync(repo.review(''), 0o555);
     chownSync(home, NOBODY, NOBODY);
     const env = { ...childEnv(), HOME: home, INVOLUT_STATE_DIR: path.join(home, 'state') };
-    const server = await served(process.execPath, [CLI, 'serve', '--no-open', '--port', '0', '--repo', repo.dir], { env, uid: NOBODY });
+    const server = await served(process.execPath, [CLI, 'serve', '--no-open', '--port', '0', '--repo', repo.dir], {
+      env,
+      uid: NOBODY,
+    });
     const response = await putNote(server, 'c_1');
     expect(response.status).toBe(403);
     const body = await response.json();
@@ -89,9 +102,15 @@ describe('the CLI on a full disk', () => {
     // The skill is installed into the repository: make the repository's .claude folder the full disk.
     const claude = path.join(repo.dir, '.claude');
     mkdirSync(claude);
-    const result = spawnSync('unshare', ['-m', '--propagation', 'private', 'sh', '-c', script.replaceAll(target, claude)], { env: childEnv(), encoding: 'utf8' });
+    const result = spawnSync(
+      'unshare',
+      ['-m', '--propagation', 'private', 'sh', '-c', script.replaceAll(target, claude)],
+      { env: childEnv(), encoding: 'utf8' },
+    );
     expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/^involut: The disk holding .+ is full; free some space and run the command again\.\n$/);
+    expect(result.stderr).toMatch(
+      /^involut: The disk holding .+ is full; free some space and run the command again\.\n$/,
+    );
     expect(readFileSync(path.join(repo.dir, 'README.md'), 'utf8')).toBe('# test\n');
   });
 });

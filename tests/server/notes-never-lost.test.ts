@@ -7,7 +7,19 @@ import { chmodSync, chownSync, mkdirSync, readFileSync, renameSync, rmSync, writ
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NoteConflict } from '../../schemas/api';
-import { injectApp, liveFetch, makeRepo, putHeaders, removeTempDirs, runRounds, sleep, startLive, viewerHeaders, type LiveServer, type Repo } from '../helpers/server';
+import {
+  injectApp,
+  liveFetch,
+  makeRepo,
+  putHeaders,
+  removeTempDirs,
+  runRounds,
+  sleep,
+  startLive,
+  viewerHeaders,
+  type LiveServer,
+  type Repo,
+} from '../helpers/server';
 
 let repo: Repo;
 let app: FastifyInstance;
@@ -25,29 +37,45 @@ beforeEach(() => {
   rmSync(repo.review('notes.json'), { force: true });
 });
 
-const body = (text: string, seen: { text: string; at: string } | null = null) => ({ text, title: 't', refs: ['README.md'], seen });
+const body = (text: string, seen: { text: string; at: string } | null = null) => ({
+  text,
+  title: 't',
+  refs: ['README.md'],
+  seen,
+});
 const put = (key: string, payload: object) =>
-  app.inject({ method: 'PUT', url: `/api/notes/${encodeURIComponent(key)}`, headers: putHeaders(), payload: JSON.stringify(payload) });
-const onDisk = () => JSON.parse(readFileSync(repo.review('notes.json'), 'utf8')) as { notes: Record<string, { text: string; at: string }> };
+  app.inject({
+    method: 'PUT',
+    url: `/api/notes/${encodeURIComponent(key)}`,
+    headers: putHeaders(),
+    payload: JSON.stringify(payload),
+  });
+const onDisk = () =>
+  JSON.parse(readFileSync(repo.review('notes.json'), 'utf8')) as {
+    notes: Record<string, { text: string; at: string }>;
+  };
 
 describe('note keys', () => {
-  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])('keeps a note on a card whose id is %s, on disk and when read back', async (key) => {
-    const response = await put(key, body(`on ${key}`));
-    expect(response.statusCode, response.body).toBe(200);
-    const raw = readFileSync(repo.review('notes.json'), 'utf8');
-    expect(Object.keys(JSON.parse(raw).notes)).toEqual([key]);
-    // Read back as the viewer reads it: JSON.parse keeps `__proto__` as a plain key (zod would not).
-    const state = (await app.inject({ method: 'GET', url: '/api/notes', headers: viewerHeaders() })).json();
-    expect(state.state).toBe('ok');
-    expect(Object.keys(state.data.notes)).toEqual([key]);
-    expect(state.data.notes[key].text).toBe(`on ${key}`);
-    // A second note keeps the first, and replacing it works like any key.
-    expect((await put('c_other', body('other'))).statusCode).toBe(200);
-    const seen = onDisk().notes[key]!;
-    expect((await put(key, body('again', { text: seen.text, at: seen.at }))).statusCode).toBe(200);
-    expect(Object.keys(onDisk().notes).sort()).toEqual([key, 'c_other'].sort());
-    expect(onDisk().notes[key]!.text).toBe('again');
-  });
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'keeps a note on a card whose id is %s, on disk and when read back',
+    async (key) => {
+      const response = await put(key, body(`on ${key}`));
+      expect(response.statusCode, response.body).toBe(200);
+      const raw = readFileSync(repo.review('notes.json'), 'utf8');
+      expect(Object.keys(JSON.parse(raw).notes)).toEqual([key]);
+      // Read back as the viewer reads it: JSON.parse keeps `__proto__` as a plain key (zod would not).
+      const state = (await app.inject({ method: 'GET', url: '/api/notes', headers: viewerHeaders() })).json();
+      expect(state.state).toBe('ok');
+      expect(Object.keys(state.data.notes)).toEqual([key]);
+      expect(state.data.notes[key].text).toBe(`on ${key}`);
+      // A second note keeps the first, and replacing it works like any key.
+      expect((await put('c_other', body('other'))).statusCode).toBe(200);
+      const seen = onDisk().notes[key]!;
+      expect((await put(key, body('again', { text: seen.text, at: seen.at }))).statusCode).toBe(200);
+      expect(Object.keys(onDisk().notes).sort()).toEqual([key, 'c_other'].sort());
+      expect(onDisk().notes[key]!.text).toBe('again');
+    },
+  );
 });
 
 describe('compare-and-swap', () => {
@@ -63,7 +91,10 @@ describe('compare-and-swap', () => {
   });
 
   it('refuses to create a note where one appeared meanwhile, and to delete one that changed', async () => {
-    writeFileSync(repo.review('notes.json'), JSON.stringify({ contract: 1, notes: { c_1: { title: 't', refs: [], text: 'by hand', at: 'x' } } }));
+    writeFileSync(
+      repo.review('notes.json'),
+      JSON.stringify({ contract: 1, notes: { c_1: { title: 't', refs: [], text: 'by hand', at: 'x' } } }),
+    );
     expect((await put('c_1', body('mine'))).statusCode).toBe(409);
     expect((await put('c_1', body('', { text: 'older', at: 'x' }))).statusCode).toBe(409);
     expect(onDisk().notes.c_1!.text).toBe('by hand');
@@ -72,7 +103,10 @@ describe('compare-and-swap', () => {
   it('merges key by key: a note written by hand meanwhile is kept beside the new one', async () => {
     await put('c_1', body('one'));
     const doc = onDisk();
-    writeFileSync(repo.review('notes.json'), JSON.stringify({ ...doc, notes: { ...doc.notes, hand: { title: 'h', refs: [], text: 'by hand', at: 'y' } } }));
+    writeFileSync(
+      repo.review('notes.json'),
+      JSON.stringify({ ...doc, notes: { ...doc.notes, hand: { title: 'h', refs: [], text: 'by hand', at: 'y' } } }),
+    );
     expect((await put('c_2', body('two'))).statusCode).toBe(200);
     expect(Object.keys(onDisk().notes).sort()).toEqual(['c_1', 'c_2', 'hand']);
   });
@@ -97,7 +131,9 @@ describe('faults of a note write', () => {
     const response = await put('c_1', body('note'));
     expect(response.statusCode).toBe(403);
     expect(response.json().error).toMatchObject({ code: 'notes-read-only' });
-    expect(response.json().error.message).toMatch(/^\.review\/notes\.json is read-only, so Involut leaves it as it is; .*\.$/);
+    expect(response.json().error.message).toMatch(
+      /^\.review\/notes\.json is read-only, so Involut leaves it as it is; .*\.$/,
+    );
     expect(readFileSync(repo.review('notes.json'), 'utf8')).toBe(text);
     chmodSync(repo.review('notes.json'), 0o644);
   });
@@ -117,7 +153,10 @@ describe('faults of a note write', () => {
     writeFileSync(repo.review('notes.json'), deep);
     const read = await app.inject({ method: 'GET', url: '/api/notes', headers: viewerHeaders() });
     expect(read.statusCode).toBe(200);
-    expect(read.json()).toMatchObject({ state: 'invalid-json', message: expect.stringMatching(/nested deeper than 256 levels/) });
+    expect(read.json()).toMatchObject({
+      state: 'invalid-json',
+      message: expect.stringMatching(/nested deeper than 256 levels/),
+    });
     const write = await put('c_1', body('note'));
     expect(write.statusCode).toBe(409);
     expect(write.json().error.message).toMatch(/notes\.json/);
@@ -172,7 +211,10 @@ describe('an editor saving notes.json by hand while the viewer writes notes', ()
     const viewer = (async () => {
       for (let i = 0; Date.now() < end; i += 1) {
         const key = `c_${i}`;
-        const response = await liveFetch(server!, `/api/notes/${key}`, { method: 'PUT', body: JSON.stringify(body(`viewer note ${i}`)) });
+        const response = await liveFetch(server!, `/api/notes/${key}`, {
+          method: 'PUT',
+          body: JSON.stringify(body(`viewer note ${i}`)),
+        });
         if (response.ok) confirmed.push(key);
         else refused.push(`${key}: ${response.status} ${await response.text()}`);
         await sleep(100);
@@ -182,7 +224,9 @@ describe('an editor saving notes.json by hand while the viewer writes notes', ()
     const final = Object.keys(JSON.parse(readFileSync(file, 'utf8')).notes);
     const lostHand = handSaves.filter((key) => !final.includes(key));
     const lostConfirmed = confirmed.filter((key) => !final.includes(key));
-    console.log(`editor race: ${handSaves.length} hand saves, ${confirmed.length} confirmed notes, ${refused.length} refused; lost ${lostHand.length} + ${lostConfirmed.length}`);
+    console.log(
+      `editor race: ${handSaves.length} hand saves, ${confirmed.length} confirmed notes, ${refused.length} refused; lost ${lostHand.length} + ${lostConfirmed.length}`,
+    );
     expect(refused).toEqual([]);
     expect(lostHand).toEqual([]);
     expect(lostConfirmed).toEqual([]);

@@ -9,7 +9,27 @@ afterAll(removeTempDirs);
 
 describe('the position of a JSON error', () => {
   it('is found wherever JSON.parse finds one, and also where it names none', () => {
-    const cases = ['{}', '[]', '{"a":1,}', '{"a":', '', '{"a" 1}', '[1,2', '{\n"a":\n  x}', '-', '01', '1.', '{"a":[1,{"b":null}]} x', '[true,false,null,-1.5e3,"\\n"]', '"a\nb"', ' \t{"a" : "b"} \n', '[,]', '{,}', 'tru', '{"a":1}}'];
+    const cases = [
+      '{}',
+      '[]',
+      '{"a":1,}',
+      '{"a":',
+      '',
+      '{"a" 1}',
+      '[1,2',
+      '{\n"a":\n  x}',
+      '-',
+      '01',
+      '1.',
+      '{"a":[1,{"b":null}]} x',
+      '[true,false,null,-1.5e3,"\\n"]',
+      '"a\nb"',
+      ' \t{"a" : "b"} \n',
+      '[,]',
+      '{,}',
+      'tru',
+      '{"a":1}}',
+    ];
     for (const text of cases) {
       let valid = true;
       let position: number | null = null;

@@ -8,7 +8,17 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { childEnv, CLI, liveFetch, makeRepo, removeTempDirs, runRounds, startLive, tempDir, type LiveServer } from '../helpers/server';
+import {
+  childEnv,
+  CLI,
+  liveFetch,
+  makeRepo,
+  removeTempDirs,
+  runRounds,
+  startLive,
+  tempDir,
+  type LiveServer,
+} from '../helpers/server';
 
 afterAll(removeTempDirs);
 const running: LiveServer[] = [];
@@ -21,7 +31,10 @@ function otherProject(): { dir: string; review: string; notes: string; secret: s
   const dir = tempDir('involut-other-');
   const review = path.join(dir, '.review');
   mkdirSync(review, { recursive: true });
-  const notes = JSON.stringify({ contract: 1, notes: { theirs: { title: 't', refs: [], text: 'their note', at: 'x' } } });
+  const notes = JSON.stringify({
+    contract: 1,
+    notes: { theirs: { title: 't', refs: [], text: 'their note', at: 'x' } },
+  });
   writeFileSync(path.join(review, 'notes.json'), notes);
   writeFileSync(path.join(review, 'material.json'), '{"not":"yours"}');
   writeFileSync(path.join(dir, 'id_rsa'), 'PRIVATE KEY\n');
@@ -30,7 +43,11 @@ function otherProject(): { dir: string; review: string; notes: string; secret: s
 
 function cli(args: string[]): { code: number; stdout: string; stderr: string } {
   try {
-    const stdout = execFileSync(process.execPath, [CLI, ...args], { env: childEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout = execFileSync(process.execPath, [CLI, ...args], {
+      env: childEnv(),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     return { code: 0, stdout, stderr: '' };
   } catch (error) {
     const e = error as { status: number; stdout: string; stderr: string };
@@ -41,16 +58,19 @@ function cli(args: string[]): { code: number; stdout: string; stderr: string } {
 const oneSentence = /^involut: \.review(\/[\w.]+)? is a symbolic link \(to [^)]+\); [^\n]+\.\n$/;
 
 describe('a .review that is a symbolic link', () => {
-  it.each([['serve', '--no-open', '--port', '0'], ['check'], ['notes']])('is refused by `involut %s` with one sentence, touching nothing', (...args) => {
-    const repo = makeRepo();
-    const other = otherProject();
-    symlinkSync(other.review, path.join(repo.dir, '.review'));
-    const result = cli([...args, '--repo', repo.dir]);
-    expect(result.code).not.toBe(0);
-    expect(result.stderr).toMatch(oneSentence);
-    expect(result.stdout).toBe('');
-    expect(readFileSync(path.join(other.review, 'notes.json'), 'utf8')).toBe(other.notes);
-  });
+  it.each([['serve', '--no-open', '--port', '0'], ['check'], ['notes']])(
+    'is refused by `involut %s` with one sentence, touching nothing',
+    (...args) => {
+      const repo = makeRepo();
+      const other = otherProject();
+      symlinkSync(other.review, path.join(repo.dir, '.review'));
+      const result = cli([...args, '--repo', repo.dir]);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toMatch(oneSentence);
+      expect(result.stdout).toBe('');
+      expect(readFileSync(path.join(other.review, 'notes.json'), 'utf8')).toBe(other.notes);
+    },
+  );
 
   it('made while the server runs: files, blobs and note writes are refused, the other project untouched', async () => {
     const repo = makeRepo();
@@ -67,7 +87,10 @@ describe('a .review that is a symbolic link', () => {
       expect(body.error.code).toBe('review-unsafe');
       expect(JSON.stringify(body)).not.toContain('their note');
     }
-    const write = await liveFetch(server, '/api/notes/theirs', { method: 'PUT', body: JSON.stringify({ text: '', title: 't', refs: [], seen: { text: 'their note', at: 'x' } }) });
+    const write = await liveFetch(server, '/api/notes/theirs', {
+      method: 'PUT',
+      body: JSON.stringify({ text: '', title: 't', refs: [], seen: { text: 'their note', at: 'x' } }),
+    });
     expect(write.status).toBe(403);
     expect(readFileSync(path.join(other.review, 'notes.json'), 'utf8')).toBe(other.notes);
   });

@@ -4,13 +4,29 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CardsState, Freshness, MaterialState, NotesState } from '../../schemas/api';
 import { Notes } from '../../schemas/notes';
-import { injectApp, makeRepo, PROJECT, putHeaders, removeTempDirs, runRounds, TOKEN, viewerHeaders, type Repo } from '../helpers/server';
+import {
+  injectApp,
+  makeRepo,
+  PROJECT,
+  putHeaders,
+  removeTempDirs,
+  runRounds,
+  TOKEN,
+  viewerHeaders,
+  type Repo,
+} from '../helpers/server';
 
 const PNG_BEFORE = Buffer.from('89504e470d0a1a0a0000000d494844520000000100000001080600000018', 'hex');
 const PNG_AFTER = Buffer.from('89504e470d0a1a0a0000000d494844520000000200000002080600000018', 'hex');
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>\n';
 
-const card = (id: string, extra: object = {}) => ({ id, title: `Card ${id}`, intent: 'behavior', refs: ['README.md'], ...extra });
+const card = (id: string, extra: object = {}) => ({
+  id,
+  title: `Card ${id}`,
+  intent: 'behavior',
+  refs: ['README.md'],
+  ...extra,
+});
 const note = (text: string) => ({ text, title: 'README.md', refs: ['README.md'] });
 
 let repo: Repo;
@@ -83,7 +99,10 @@ describe('GET /api/material, /api/cards, /api/notes answer each file as a state'
 
   it('one invalid card among valid ones: the others still come, the broken one with its raw JSON and issues', async () => {
     const broken = { id: 'c_2', title: 'Broken', intent: 'feelings', refs: 'README.md' };
-    writeFileSync(repo.review('cards.json'), JSON.stringify({ contract: 1, request: 'r', cards: [card('c_1'), broken, card('c_3')] }));
+    writeFileSync(
+      repo.review('cards.json'),
+      JSON.stringify({ contract: 1, request: 'r', cards: [card('c_1'), broken, card('c_3')] }),
+    );
     const state = CardsState.parse((await get('/api/cards')).json());
     expect(state.state).toBe('ok');
     if (state.state !== 'ok') return;
@@ -168,9 +187,12 @@ describe('PUT /api/notes/:key', () => {
     expect(response.json().error.code).toBeTruthy();
   });
 
-  it.each(['line:README.md:2', 'line:README.md:+0', 'line::+1', 'file:', 'bad\nkey'])('refuses the malformed key %j', async (key) => {
-    expect((await put(key, note('x'))).statusCode).toBe(400);
-  });
+  it.each(['line:README.md:2', 'line:README.md:+0', 'line::+1', 'file:', 'bad\nkey'])(
+    'refuses the malformed key %j',
+    async (key) => {
+      expect((await put(key, note('x'))).statusCode).toBe(400);
+    },
+  );
 });
 
 describe('GET /api/blob/<path> and GET /api/after/<ref>', () => {
@@ -294,7 +316,15 @@ describe('security', () => {
     ['a wrong token', { 'x-involut-token': `${TOKEN}x` }],
     ['an empty token', { 'x-involut-token': '' }],
   ])('refuses every /api request with %s', async (_case, headers) => {
-    for (const url of ['/api/material', '/api/cards', '/api/notes', '/api/events', '/api/freshness', '/api/after/README.md', '/api/health']) {
+    for (const url of [
+      '/api/material',
+      '/api/cards',
+      '/api/notes',
+      '/api/events',
+      '/api/freshness',
+      '/api/after/README.md',
+      '/api/health',
+    ]) {
       const response = await get(url, viewerHeaders(headers));
       expect(response.statusCode, url).toBe(401);
       expect(response.json().error.code).toBe('bad-token');
@@ -315,7 +345,11 @@ describe('security', () => {
       expect(response.headers['access-control-allow-origin']).toBeUndefined();
       expect(response.headers['set-cookie']).toBeUndefined();
     }
-    const preflight = await app.inject({ method: 'OPTIONS', url: '/api/notes/c_1', headers: { host: '127.0.0.1:4747', origin: 'http://evil.example' } });
+    const preflight = await app.inject({
+      method: 'OPTIONS',
+      url: '/api/notes/c_1',
+      headers: { host: '127.0.0.1:4747', origin: 'http://evil.example' },
+    });
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
     expect((await get('/api/nothing')).statusCode).toBe(404);
   });

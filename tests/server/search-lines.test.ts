@@ -11,13 +11,18 @@ import { Lines, SearchResult } from '../../schemas/api';
 import { COUNT_CAP } from '../../server/search';
 import { injectApp, makeRepo, PROJECT, removeTempDirs, runRounds, viewerHeaders, type Repo } from '../helpers/server';
 
-const numbered = (name: string, n: number) => Array.from({ length: n }, (_, i) => `${name} line ${i + 1}`).join('\n') + '\n';
+const numbered = (name: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `${name} line ${i + 1}`).join('\n') + '\n';
 
 let repo: Repo;
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  repo = makeRepo({ 'src/long.ts': numbered('long', 100), 'src/old-name.ts': numbered('moved', 60), 'gone.txt': 'bye\n' });
+  repo = makeRepo({
+    'src/long.ts': numbered('long', 100),
+    'src/old-name.ts': numbered('moved', 60),
+    'gone.txt': 'bye\n',
+  });
   // Modified: line 50 changes; lines 1..46 and 54..100 are in no hunk.
   repo.write('src/long.ts', numbered('long', 100).replace('long line 50\n', 'long line 50 changed Needle\n'));
   repo.git('mv', 'src/old-name.ts', 'src/new-name.ts');
@@ -51,7 +56,9 @@ describe('GET /api/search', () => {
     expect(refs).toContain('src/long.ts');
     expect(refs).toContain('src/added.ts');
     const long = result.results.find((r) => r.ref === 'src/long.ts')!;
-    expect(long.hits).toEqual([expect.objectContaining({ side: '+', number: 50, text: 'long line 50 changed Needle' })]);
+    expect(long.hits).toEqual([
+      expect.objectContaining({ side: '+', number: 50, text: 'long line 50 changed Needle' }),
+    ]);
     const hit = long.hits[0]!;
     expect(hit.text.slice(hit.start, hit.end)).toBe('Needle');
     expect(result.matches).toBe(3);
@@ -99,7 +106,12 @@ describe('GET /api/lines/<ref>', () => {
 
   it('serves the after side from the captured tree, not the working file', async () => {
     const after = await lines('/api/lines/src/long.ts?side=after&from=49&to=51');
-    expect(after).toEqual({ side: 'after', total: 100, from: 49, lines: ['long line 49', 'long line 50 changed Needle', 'long line 51'] });
+    expect(after).toEqual({
+      side: 'after',
+      total: 100,
+      from: 49,
+      lines: ['long line 49', 'long line 50 changed Needle', 'long line 51'],
+    });
   });
 
   it('serves the before side from the base, under a renamed file’s old path', async () => {
@@ -114,11 +126,17 @@ describe('GET /api/lines/<ref>', () => {
     expect((await get('/api/lines/src/added.ts?side=before')).statusCode).toBe(404);
     expect((await get('/api/lines/gone.txt?side=after')).statusCode).toBe(404);
     expect((await get('/api/lines/src/long.ts?side=sideways')).statusCode).toBe(400);
-    for (const url of ['/api/lines/src/..%2f..%2fetc/passwd?side=after', '/api/lines/%2e%2e/.git/config?side=after', '/api/lines/%252e%252e%252f.git%252fconfig?side=before']) {
+    for (const url of [
+      '/api/lines/src/..%2f..%2fetc/passwd?side=after',
+      '/api/lines/%2e%2e/.git/config?side=after',
+      '/api/lines/%252e%252e%252f.git%252fconfig?side=before',
+    ]) {
       const response = await get(url);
       expect([400, 404]).toContain(response.statusCode);
       expect(response.body).not.toMatch(/\[core\]|root:/);
     }
-    expect((await get('/api/lines/src/long.ts?side=after', viewerHeaders({ 'x-involut-token': 'wrong' }))).statusCode).toBe(401);
+    expect(
+      (await get('/api/lines/src/long.ts?side=after', viewerHeaders({ 'x-involut-token': 'wrong' }))).statusCode,
+    ).toBe(401);
   });
 });

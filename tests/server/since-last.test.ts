@@ -28,7 +28,8 @@ function ok(answer: SinceLast) {
 }
 
 const material = (repo: Repo) => JSON.parse(readFileSync(repo.review('material.json'), 'utf8'));
-const treeOf = (repo: Repo, n: number) => JSON.parse(readFileSync(repo.review(`rounds/${n}/material.json`), 'utf8')).source.tree as string;
+const treeOf = (repo: Repo, n: number) =>
+  JSON.parse(readFileSync(repo.review(`rounds/${n}/material.json`), 'utf8')).source.tree as string;
 
 /** Two rounds from one begin: round 1 edits a.txt and adds b.txt, round 2 edits a.txt again and adds c.txt. */
 function twoRounds(): Repo {
@@ -52,14 +53,21 @@ describe('GET /api/since-last', () => {
 
   it('gives only what changed between the previous round and this one, with git’s own diff', async () => {
     const repo = twoRounds();
-    expect(material(repo).material.map((e: { ref: string }) => e.ref).sort()).toEqual(['a.txt', 'b.txt', 'c.txt']);
+    expect(
+      material(repo)
+        .material.map((e: { ref: string }) => e.ref)
+        .sort(),
+    ).toEqual(['a.txt', 'b.txt', 'c.txt']);
     const data = ok(await sinceLast(repo));
     expect(data).toMatchObject({ from: 1, to: 2 });
     expect(data.material.map((e) => [e.ref, e.status])).toEqual([
       ['a.txt', 'modified'],
       ['c.txt', 'added'],
     ]);
-    const gitDiff = execFileSync('git', ['diff', treeOf(repo, 1), treeOf(repo, 2), '--', 'a.txt'], { cwd: repo.dir, encoding: 'utf8' });
+    const gitDiff = execFileSync('git', ['diff', treeOf(repo, 1), treeOf(repo, 2), '--', 'a.txt'], {
+      cwd: repo.dir,
+      encoding: 'utf8',
+    });
     expect(data.material[0]!.diff).toBe(gitDiff.slice(gitDiff.indexOf('@@')));
     expect(data.material[0]).toMatchObject({ additions: 1, deletions: 1 });
     // Commits between two rounds are not looked up: left out, not claimed to be none.
@@ -99,7 +107,10 @@ describe('GET /api/since-last', () => {
     expect(data).toMatchObject({ from: 1, to: 3 });
     expect(data.material.map((e) => e.ref)).toEqual(['a.txt', 'c.txt', 'd.txt']);
     rmSync(repo.review('rounds/1'), { recursive: true });
-    expect(await sinceLast(repo)).toEqual({ state: 'none', reason: expect.stringMatching(/No round before round 3 is kept/) });
+    expect(await sinceLast(repo)).toEqual({
+      state: 'none',
+      reason: expect.stringMatching(/No round before round 3 is kept/),
+    });
   });
 
   it('answers none when the previous round’s tree is gone from git', async () => {
@@ -118,7 +129,11 @@ describe('GET /api/since-last', () => {
     writeFileSync(repo.review('rounds/1/material.json'), JSON.stringify(kept));
     const app = await injectApp(repo);
     apps.push(app);
-    const response = await app.inject({ method: 'GET', url: '/api/since-last?from=HEAD&to=--output=x', headers: viewerHeaders() });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/since-last?from=HEAD&to=--output=x',
+      headers: viewerHeaders(),
+    });
     const data = ok(SinceLast.parse(response.json()));
     expect(data).toMatchObject({ from: 1, to: 2 });
     expect(repo.git('rev-parse', 'refs/involut/rounds/1').trim()).toBe(tree);
@@ -145,12 +160,19 @@ describe('GET /api/since-last', () => {
     const repo = makeRepo();
     const app = await injectApp(repo);
     apps.push(app);
-    const response = await app.inject({ method: 'GET', url: '/api/since-last', headers: viewerHeaders({ 'x-involut-token': undefined }) });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/since-last',
+      headers: viewerHeaders({ 'x-involut-token': undefined }),
+    });
     expect(response.statusCode).toBe(401);
   });
 
   it('answers none without a material', async () => {
     const repo = makeRepo();
-    expect(await sinceLast(repo)).toEqual({ state: 'none', reason: expect.stringMatching(/no readable material\.json/) });
+    expect(await sinceLast(repo)).toEqual({
+      state: 'none',
+      reason: expect.stringMatching(/no readable material\.json/),
+    });
   });
 });

@@ -87,7 +87,9 @@ describe('the watcher of .review/', () => {
     const { review, notes, changes } = await watching();
     mkdirSync(review.dir);
     await sleep(100);
-    await Promise.all([1, 2, 3].map((n) => notes.put(`c_${n}`, { text: `note ${n}`, title: 't', refs: [], seen: null })));
+    await Promise.all(
+      [1, 2, 3].map((n) => notes.put(`c_${n}`, { text: `note ${n}`, title: 't', refs: [], seen: null })),
+    );
     await sleep(250);
     expect(changes.filter((c) => c.file === 'notes')).toEqual([]);
     writeAtomic(review.notes, JSON.stringify({ contract: 1, notes: {} }));

@@ -37,7 +37,11 @@ export function GraphCanvas({ drawing }: { drawing: Drawing }) {
             <button type="button" className="inv-icon-button" aria-label="Previous change" onClick={() => go(-1)}>
               ‹
             </button>
-            <span aria-live="polite">{stop ? `change ${at! + 1} of ${stops.length}: ${stop.what}` : `${stops.length} ${stops.length === 1 ? 'change' : 'changes'}`}</span>
+            <span aria-live="polite">
+              {stop
+                ? `change ${at! + 1} of ${stops.length}: ${stop.what}`
+                : `${stops.length} ${stops.length === 1 ? 'change' : 'changes'}`}
+            </span>
             <button type="button" className="inv-icon-button" aria-label="Next change" onClick={() => go(1)}>
               ›
             </button>
@@ -57,14 +61,37 @@ export function GraphCanvas({ drawing }: { drawing: Drawing }) {
         <svg width="100%" height="100%">
           <defs>
             {KINDS.map((k) => (
-              <marker key={k} id={`${arrows}-${k}`} className={`inv-graph-arrow inv-graph-${k}`} viewBox="0 0 10 10" refX="10" refY="5" markerWidth="9" markerHeight="9" markerUnits="userSpaceOnUse" orient="auto">
+              <marker
+                key={k}
+                id={`${arrows}-${k}`}
+                className={`inv-graph-arrow inv-graph-${k}`}
+                viewBox="0 0 10 10"
+                refX="10"
+                refY="5"
+                markerWidth="9"
+                markerHeight="9"
+                markerUnits="userSpaceOnUse"
+                orient="auto"
+              >
                 <path d="M0 0 L10 5 L0 10 z" />
               </marker>
             ))}
           </defs>
-          <g className="inv-graph-world" transform={`translate(${round(view.x)} ${round(view.y)}) scale(${round(view.k, 1000)})`}>
+          <g
+            className="inv-graph-world"
+            transform={`translate(${round(view.x)} ${round(view.y)}) scale(${round(view.k, 1000)})`}
+          >
             <Scene drawing={drawing} arrows={arrows} />
-            {stop && <rect className="inv-graph-focus" x={stop.x - 6} y={stop.y - 6} width={stop.w + 12} height={stop.h + 12} rx={8} />}
+            {stop && (
+              <rect
+                className="inv-graph-focus"
+                x={stop.x - 6}
+                y={stop.y - 6}
+                width={stop.w + 12}
+                height={stop.h + 12}
+                rx={8}
+              />
+            )}
           </g>
         </svg>
       </div>
@@ -79,10 +106,21 @@ const Scene = memo(function Scene({ drawing, arrows }: { drawing: Drawing; arrow
   return (
     <>
       {drawing.edges.map((edge) => (
-        <path key={edge.key} className={`inv-graph-edge inv-graph-${kind(edge.state)}`} data-state={kind(edge.state)} d={edge.path} markerEnd={`url(#${arrows}-${kind(edge.state)})`} />
+        <path
+          key={edge.key}
+          className={`inv-graph-edge inv-graph-${kind(edge.state)}`}
+          data-state={kind(edge.state)}
+          d={edge.path}
+          markerEnd={`url(#${arrows}-${kind(edge.state)})`}
+        />
       ))}
       {drawing.nodes.map((node) => (
-        <g key={node.id} className={`inv-graph-node inv-graph-${kind(node.state)}`} data-state={kind(node.state)} transform={`translate(${node.x} ${node.y})`}>
+        <g
+          key={node.id}
+          className={`inv-graph-node inv-graph-${kind(node.state)}`}
+          data-state={kind(node.state)}
+          transform={`translate(${node.x} ${node.y})`}
+        >
           <title>{`${node.id}${node.label !== node.id ? ` “${node.label}”` : ''}${node.state ? ` (${node.state})` : ''}`}</title>
           <rect width={node.w} height={node.h} rx={5} />
           <text x={node.w / 2} y={node.h / 2} textAnchor="middle" dominantBaseline="central">
@@ -94,7 +132,12 @@ const Scene = memo(function Scene({ drawing, arrows }: { drawing: Drawing; arrow
       {drawing.edges.map(
         (edge) =>
           edge.labelBox && (
-            <g key={edge.key} className={`inv-graph-edge-label inv-graph-${kind(edge.state)}`} data-state={kind(edge.state)} transform={`translate(${edge.labelBox.x} ${edge.labelBox.y})`}>
+            <g
+              key={edge.key}
+              className={`inv-graph-edge-label inv-graph-${kind(edge.state)}`}
+              data-state={kind(edge.state)}
+              transform={`translate(${edge.labelBox.x} ${edge.labelBox.y})`}
+            >
               <rect width={edge.labelBox.w} height={edge.labelBox.h} rx={3} />
               <text x={edge.labelBox.w / 2} y={edge.labelBox.h / 2} textAnchor="middle" dominantBaseline="central">
                 {edge.labelBox.text}

@@ -25,13 +25,16 @@ export function startLayouter(): Layouter {
     workerUrl: elkWorkerUrl,
     workerFactory: (url) => {
       const worker = new Worker(url!);
-      worker.addEventListener('error', (event) => fail(new Error(event.message || 'the layout worker could not start')));
+      worker.addEventListener('error', (event) =>
+        fail(new Error(event.message || 'the layout worker could not start')),
+      );
       return worker;
     },
   });
   return {
     // ElkGraphJson is the subset of ELK's JSON this render writes and reads.
-    layout: (graph) => Promise.race([elk.layout(graph as unknown as ElkNode) as unknown as Promise<ElkGraphJson>, failed]),
+    layout: (graph) =>
+      Promise.race([elk.layout(graph as unknown as ElkNode) as unknown as Promise<ElkGraphJson>, failed]),
     dispose: () => elk.terminateWorker(),
   };
 }

@@ -43,7 +43,8 @@ export function checkGraph(graph: Graph): CheckedGraph {
   const edges: CheckedEdge[] = [];
   const dangling: GraphEdge[] = [];
   for (const edge of graph.edges) {
-    if (seen.has(edge.from) && seen.has(edge.to)) edges.push({ from: edge.from, to: edge.to, label: edge.label || null, state: edge.state ?? null });
+    if (seen.has(edge.from) && seen.has(edge.to))
+      edges.push({ from: edge.from, to: edge.to, label: edge.label || null, state: edge.state ?? null });
     else dangling.push(edge);
   }
   return { nodes, edges, dangling, duplicates };
@@ -59,7 +60,8 @@ function listed<T>(items: T[], show: (item: T) => string): string {
 /** "2 edges name nodes that are not in the graph: a → x, y → b." or null when every edge lands. */
 export function danglingSentence(dangling: GraphEdge[]): string | null {
   if (dangling.length === 0) return null;
-  const subject = dangling.length === 1 ? '1 edge names a node that is' : `${dangling.length} edges name nodes that are`;
+  const subject =
+    dangling.length === 1 ? '1 edge names a node that is' : `${dangling.length} edges name nodes that are`;
   return `${subject} not in the graph, so ${dangling.length === 1 ? 'it is' : 'they are'} not drawn: ${listed(dangling, (e) => `${e.from} → ${e.to}`)}.`;
 }
 
@@ -167,12 +169,22 @@ export function elkInput(graph: CheckedGraph, measure: Measure = estimateWidth):
   return {
     id: 'root',
     layoutOptions: layoutOptions(graph.nodes.length),
-    children: graph.nodes.map((node, i) => ({ id: `n${i}`, width: Math.ceil(measure(nodeText(node))) + 2 * NODE_PAD, height: NODE_HEIGHT })),
+    children: graph.nodes.map((node, i) => ({
+      id: `n${i}`,
+      width: Math.ceil(measure(nodeText(node))) + 2 * NODE_PAD,
+      height: NODE_HEIGHT,
+    })),
     edges: graph.edges.map((edge, i) => ({
       id: `e${i}`,
       sources: [`n${index.get(edge.from)}`],
       targets: [`n${index.get(edge.to)}`],
-      ...(edge.label ? { labels: [{ text: shortLabel(edge.label), width: Math.ceil(measure(edgeText(edge))) + 6, height: LABEL_HEIGHT }] } : {}),
+      ...(edge.label
+        ? {
+            labels: [
+              { text: shortLabel(edge.label), width: Math.ceil(measure(edgeText(edge))) + 6, height: LABEL_HEIGHT },
+            ],
+          }
+        : {}),
     })),
   };
 }
@@ -212,9 +224,19 @@ export interface Drawing {
 export function drawingFrom(graph: CheckedGraph, laid: ElkGraphJson): Drawing {
   const nodes = graph.nodes.map((node, i) => {
     const box = laid.children[i];
-    if (!box || box.id !== `n${i}` || box.x === undefined || box.y === undefined) throw new Error(`the layout left node ${node.id} without a position`);
+    if (!box || box.id !== `n${i}` || box.x === undefined || box.y === undefined)
+      throw new Error(`the layout left node ${node.id} without a position`);
     const sign = node.state ? STATE_SIGN[node.state] : '';
-    return { ...node, sign, short: shortLabel(node.label), text: nodeText(node), x: box.x, y: box.y, w: box.width, h: box.height };
+    return {
+      ...node,
+      sign,
+      short: shortLabel(node.label),
+      text: nodeText(node),
+      x: box.x,
+      y: box.y,
+      w: box.width,
+      h: box.height,
+    };
   });
   const edges = graph.edges.map((edge, i) => {
     const laidEdge = laid.edges[i];
@@ -225,7 +247,10 @@ export function drawingFrom(graph: CheckedGraph, laid: ElkGraphJson): Drawing {
       ...edge,
       key: `e${i}`,
       path: sections.map(sectionPath).join(' '),
-      labelBox: label && edge.label ? { x: label.x ?? 0, y: label.y ?? 0, w: label.width, h: label.height, text: edgeText(edge) } : null,
+      labelBox:
+        label && edge.label
+          ? { x: label.x ?? 0, y: label.y ?? 0, w: label.width, h: label.height, text: edgeText(edge) }
+          : null,
     };
   });
   return { width: laid.width ?? 0, height: laid.height ?? 0, nodes, edges };
@@ -252,7 +277,11 @@ const FIT_MARGIN = 16;
 /** The whole drawing centred in the viewport, never enlarged past its natural size. */
 export function fitView(drawing: { width: number; height: number }, viewport: { width: number; height: number }): View {
   const room = (size: number) => Math.max(1, size - 2 * FIT_MARGIN);
-  const k = clamp(Math.min(1, room(viewport.width) / Math.max(1, drawing.width), room(viewport.height) / Math.max(1, drawing.height)), MIN_ZOOM, MAX_ZOOM);
+  const k = clamp(
+    Math.min(1, room(viewport.width) / Math.max(1, drawing.width), room(viewport.height) / Math.max(1, drawing.height)),
+    MIN_ZOOM,
+    MAX_ZOOM,
+  );
   return { k, x: (viewport.width - drawing.width * k) / 2, y: (viewport.height - drawing.height * k) / 2 };
 }
 
@@ -294,7 +323,9 @@ export interface Stop extends Box {
  * is marked already. ELK centres the nodes of a layer on one line, hence the centres.
  */
 export function changeStops(drawing: Drawing): Stop[] {
-  const stops: Stop[] = drawing.nodes.filter((n) => n.state).map((n) => ({ x: n.x, y: n.y, w: n.w, h: n.h, what: n.text }));
+  const stops: Stop[] = drawing.nodes
+    .filter((n) => n.state)
+    .map((n) => ({ x: n.x, y: n.y, w: n.w, h: n.h, what: n.text }));
   const marked = new Set(drawing.nodes.filter((n) => n.state).map((n) => n.id));
   for (const edge of drawing.edges) {
     if (!edge.state || marked.has(edge.from) || marked.has(edge.to)) continue;

@@ -44,7 +44,8 @@ export function useLayout(graph: CheckedGraph): LayoutState {
     layouter
       .layout(elkInput(graph, measure))
       .then((laid) => {
-        if (live) setState({ phase: 'drawn', drawing: drawingFrom(graph, laid), ms: Math.round(performance.now() - started) });
+        if (live)
+          setState({ phase: 'drawn', drawing: drawingFrom(graph, laid), ms: Math.round(performance.now() - started) });
       })
       .catch((error: unknown) => {
         if (live) setState({ phase: 'failed', message: error instanceof Error ? error.message : String(error) });

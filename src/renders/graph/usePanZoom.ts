@@ -1,4 +1,13 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type RefObject } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent,
+  type RefObject,
+} from 'react';
 import { centreOn, fitView, panBy, viewportHeight, zoomAt, type Box, type Drawing, type View } from './model';
 
 const STEP = 1.25;
@@ -43,7 +52,9 @@ export function usePanZoom(viewport: RefObject<HTMLDivElement | null>, drawing: 
       if (!event.ctrlKey && !event.metaKey) return;
       event.preventDefault();
       const box = el.getBoundingClientRect();
-      setView((v) => zoomAt(v, Math.exp(-event.deltaY * 0.002), { x: event.clientX - box.left, y: event.clientY - box.top }));
+      setView((v) =>
+        zoomAt(v, Math.exp(-event.deltaY * 0.002), { x: event.clientX - box.left, y: event.clientY - box.top }),
+      );
     };
     el.addEventListener('wheel', onWheel, { passive: false });
     return () => el.removeEventListener('wheel', onWheel);
@@ -65,7 +76,12 @@ export function usePanZoom(viewport: RefObject<HTMLDivElement | null>, drawing: 
       drag.current = null;
     },
     onKeyDown: (event: KeyboardEvent<HTMLDivElement>) => {
-      const pans: Record<string, [number, number]> = { ArrowLeft: [KEY_PAN, 0], ArrowRight: [-KEY_PAN, 0], ArrowUp: [0, KEY_PAN], ArrowDown: [0, -KEY_PAN] };
+      const pans: Record<string, [number, number]> = {
+        ArrowLeft: [KEY_PAN, 0],
+        ArrowRight: [-KEY_PAN, 0],
+        ArrowUp: [0, KEY_PAN],
+        ArrowDown: [0, -KEY_PAN],
+      };
       const pan = pans[event.key];
       if (pan) setView((v) => panBy(v, pan[0], pan[1]));
       else if (event.key === '+' || event.key === '=') zoom(STEP);

@@ -1,6 +1,17 @@
 import { useMemo } from 'react';
 import type { ImageFrame } from '../../../schemas/renders/image';
-import { changeMask, compareFrames, crop, differenceImage, zoomToFit, type ChangeMask, type FrameChange, type FrameOutside, type Pixels, type Size } from '../../model/pixels';
+import {
+  changeMask,
+  compareFrames,
+  crop,
+  differenceImage,
+  zoomToFit,
+  type ChangeMask,
+  type FrameChange,
+  type FrameOutside,
+  type Pixels,
+  type Size,
+} from '../../model/pixels';
 import type { LoadedImage } from './useImage';
 import { PixelCanvas } from './views';
 
@@ -26,17 +37,20 @@ export function Frames({ frames, before, after, mask, missing, loading }: Props)
   const beforeSize = before?.size ?? null;
   const afterSize = after?.size ?? null;
   const sizes = { before: beforeSize, after: afterSize };
-  const report = useMemo(() => (mask ? compareFrames(frames, mask, { before: beforeSize, after: afterSize }) : null), [mask, frames, beforeSize, afterSize]);
+  const report = useMemo(
+    () => (mask ? compareFrames(frames, mask, { before: beforeSize, after: afterSize }) : null),
+    [mask, frames, beforeSize, afterSize],
+  );
   const n = frames.length;
   return (
     <section className="inv-frames" aria-label="Frames">
-      <h4>
-        Frames: {n} listed on the card
-      </h4>
+      <h4>Frames: {n} listed on the card</h4>
       {loading ? (
         <p className="inv-frames-note">Reading the pixels…</p>
       ) : !report ? (
-        <p className="inv-frames-note">The frames could not be compared: the image could not be decoded or is larger than 4096×4096 pixels.</p>
+        <p className="inv-frames-note">
+          The frames could not be compared: the image could not be decoded or is larger than 4096×4096 pixels.
+        </p>
       ) : missing ? (
         <p className="inv-frames-note">
           This image was {missing.why}: there is no {missing.side} image, so its frames have nothing to compare against.
@@ -49,14 +63,26 @@ export function Frames({ frames, before, after, mask, missing, loading }: Props)
   );
 }
 
-function Compared({ report, before, after, sizes }: { report: ReturnType<typeof compareFrames<ImageFrame>>; before: LoadedImage; after: LoadedImage; sizes: Record<'before' | 'after', Size | null> }) {
+function Compared({
+  report,
+  before,
+  after,
+  sizes,
+}: {
+  report: ReturnType<typeof compareFrames<ImageFrame>>;
+  before: LoadedImage;
+  after: LoadedImage;
+  sizes: Record<'before' | 'after', Size | null>;
+}) {
   const compared = report.changed.length + report.unchanged.length;
   const drawn = report.changed.slice(0, DRAWN_FRAMES);
   const listed = report.changed.slice(DRAWN_FRAMES);
   return (
     <>
       <p className="inv-frames-changed">
-        {report.changed.length === 0 ? 'No frame changed.' : `${report.changed.length} ${report.changed.length === 1 ? 'frame' : 'frames'} changed:`}
+        {report.changed.length === 0
+          ? 'No frame changed.'
+          : `${report.changed.length} ${report.changed.length === 1 ? 'frame' : 'frames'} changed:`}
       </p>
       <div className="inv-frames-list">
         {drawn.map((change, i) => (
@@ -65,7 +91,8 @@ function Compared({ report, before, after, sizes }: { report: ReturnType<typeof 
       </div>
       {listed.length > 0 && (
         <p className="inv-frames-note">
-          {listed.length} more changed, not drawn: {listed.map((c) => `${c.frame.name} (${pixelCount(c.changed)})`).join(', ')}.
+          {listed.length} more changed, not drawn:{' '}
+          {listed.map((c) => `${c.frame.name} (${pixelCount(c.changed)})`).join(', ')}.
         </p>
       )}
       <details className="inv-frames-unchanged">
@@ -76,14 +103,25 @@ function Compared({ report, before, after, sizes }: { report: ReturnType<typeof 
       </details>
       {report.changedOutsideFrames > 0 && (
         <p className="inv-frames-note" role="note">
-          {pixelCount(report.changedOutsideFrames)} changed outside every frame: the frames list does not cover all of the change.
+          {pixelCount(report.changedOutsideFrames)} changed outside every frame: the frames list does not cover all of
+          the change.
         </p>
       )}
     </>
   );
 }
 
-function ChangedFrame({ change, before, after, sizes }: { change: FrameChange<ImageFrame>; before: Pixels; after: Pixels; sizes: Record<'before' | 'after', Size | null> }) {
+function ChangedFrame({
+  change,
+  before,
+  after,
+  sizes,
+}: {
+  change: FrameChange<ImageFrame>;
+  before: Pixels;
+  after: Pixels;
+  sizes: Record<'before' | 'after', Size | null>;
+}) {
   const { frame } = change;
   const tiles = useMemo(() => {
     const b = crop(before, frame);
@@ -126,16 +164,24 @@ function Tile({ label, pixels, zoom, name }: { label: string; pixels: Pixels; zo
   );
 }
 
-function Outside({ outside, sizes }: { outside: FrameOutside<ImageFrame>[]; sizes: Record<'before' | 'after', Size | null> }) {
+function Outside({
+  outside,
+  sizes,
+}: {
+  outside: FrameOutside<ImageFrame>[];
+  sizes: Record<'before' | 'after', Size | null>;
+}) {
   return (
     <div className="inv-frames-outside" role="note">
       <p>
-        {outside.length} {outside.length === 1 ? 'frame lies' : 'frames lie'} outside the image and could not be compared:
+        {outside.length} {outside.length === 1 ? 'frame lies' : 'frames lie'} outside the image and could not be
+        compared:
       </p>
       <ul>
         {outside.map(({ frame, sides }, i) => (
           <li key={i}>
-            <strong>{frame.name}</strong> ({rectText(frame)}) is outside the {sides.map((s) => `${s} image (${sizeText(sizes[s])})`).join(' and the ')}.
+            <strong>{frame.name}</strong> ({rectText(frame)}) is outside the{' '}
+            {sides.map((s) => `${s} image (${sizeText(sizes[s])})`).join(' and the ')}.
           </li>
         ))}
       </ul>

@@ -18,7 +18,15 @@ const IMAGE_BOX = 400;
 const MAX_ZOOM = 8;
 
 /** One image of the card: what each side is, then the comparison, then its frames when the card lists them. */
-export function ImageCompare({ entry, api, frames }: { entry: MaterialEntry; api: Api; frames: ImageFrame[] | undefined }) {
+export function ImageCompare({
+  entry,
+  api,
+  frames,
+}: {
+  entry: MaterialEntry;
+  api: Api;
+  frames: ImageFrame[] | undefined;
+}) {
   const missing = missingSide(entry);
   const beforeState = useImage(api, entry.before && missing?.side !== 'before' ? api.blobPath(entry.before) : null);
   const afterState = useImage(api, missing?.side === 'after' ? null : api.afterPath(entry.ref));
@@ -30,7 +38,10 @@ export function ImageCompare({ entry, api, frames }: { entry: MaterialEntry; api
     if (!sides.every((s) => s.state === 'ready' && s.image.pixels)) return null;
     return changeMask(ready(beforeState)?.pixels ?? null, ready(afterState)?.pixels ?? null);
   }, [beforeState, afterState]);
-  const stage: Size = { w: Math.max(before?.size?.w ?? 0, after?.size?.w ?? 0), h: Math.max(before?.size?.h ?? 0, after?.size?.h ?? 0) };
+  const stage: Size = {
+    w: Math.max(before?.size?.w ?? 0, after?.size?.w ?? 0),
+    h: Math.max(before?.size?.h ?? 0, after?.size?.h ?? 0),
+  };
   const [chosenZoom, setZoom] = useState<number | null>(null);
   const fit = Math.min(MAX_ZOOM, zoomToFit(stage, IMAGE_BOX));
   const zoom = chosenZoom ?? fit;
@@ -44,9 +55,19 @@ export function ImageCompare({ entry, api, frames }: { entry: MaterialEntry; api
           <code>{entry.ref}</code>
         </h3>
         <span className={`inv-img-status inv-img-status-${entry.status}`}>{entry.status}</span>
-        <Facts label="before" state={beforeState} known={entry.before_size} absent={missing?.side === 'before' ? (entry.status === 'added' ? 'did not exist' : 'no copy kept') : null} />
+        <Facts
+          label="before"
+          state={beforeState}
+          known={entry.before_size}
+          absent={missing?.side === 'before' ? (entry.status === 'added' ? 'did not exist' : 'no copy kept') : null}
+        />
         <span aria-hidden="true">→</span>
-        <Facts label="after" state={afterState} known={entry.size} absent={missing?.side === 'after' ? 'deleted' : null} />
+        <Facts
+          label="after"
+          state={afterState}
+          known={entry.size}
+          absent={missing?.side === 'after' ? 'deleted' : null}
+        />
         {mask && before && after && (
           <span className="inv-img-differ">
             {pixelCount(mask.count)} of {(stage.w * stage.h).toLocaleString('en')} differ
@@ -56,9 +77,17 @@ export function ImageCompare({ entry, api, frames }: { entry: MaterialEntry; api
       {before && after ? (
         <Comparison pair={{ before, after, stage, zoom, name: entry.ref }} mask={mask} fit={fit} onZoom={setZoom} />
       ) : (
-        <OneSide state={shown === 'before' ? beforeState : afterState} label={shown} missing={missing} zoom={zoom} name={entry.ref} />
+        <OneSide
+          state={shown === 'before' ? beforeState : afterState}
+          label={shown}
+          missing={missing}
+          zoom={zoom}
+          name={entry.ref}
+        />
       )}
-      {frames && frames.length > 0 && <Frames frames={frames} before={before} after={after} mask={mask} missing={missing} loading={loading} />}
+      {frames && frames.length > 0 && (
+        <Frames frames={frames} before={before} after={after} mask={mask} missing={missing} loading={loading} />
+      )}
     </section>
   );
 }
@@ -74,7 +103,17 @@ function ready(state: ImageState | null): LoadedImage | null {
   return state?.state === 'ready' ? state.image : null;
 }
 
-function Comparison({ pair, mask, fit, onZoom }: { pair: PairProps; mask: ReturnType<typeof changeMask> | null; fit: number; onZoom: (z: number) => void }) {
+function Comparison({
+  pair,
+  mask,
+  fit,
+  onZoom,
+}: {
+  pair: PairProps;
+  mask: ReturnType<typeof changeMask> | null;
+  fit: number;
+  onZoom: (z: number) => void;
+}) {
   const [mode, setMode] = useState<Mode>('side');
   const comparable = mask !== null;
   const { zoom } = pair;
@@ -83,13 +122,24 @@ function Comparison({ pair, mask, fit, onZoom }: { pair: PairProps; mask: Return
       <div className="inv-img-tools">
         <div className="inv-img-modes" role="group" aria-label={`How to compare ${pair.name}`}>
           {(Object.keys(MODES) as Mode[]).map((m) => (
-            <button key={m} type="button" aria-pressed={mode === m} disabled={m === 'difference' && !comparable} onClick={() => setMode(m)}>
+            <button
+              key={m}
+              type="button"
+              aria-pressed={mode === m}
+              disabled={m === 'difference' && !comparable}
+              onClick={() => setMode(m)}
+            >
               {MODES[m]}
             </button>
           ))}
         </div>
         <div className="inv-img-zoom" role="group" aria-label="Zoom">
-          <button type="button" aria-label="Zoom out" disabled={zoom <= Math.min(1, fit)} onClick={() => onZoom(zoom > 1 ? Math.ceil(zoom) - 1 : Math.min(1, fit))}>
+          <button
+            type="button"
+            aria-label="Zoom out"
+            disabled={zoom <= Math.min(1, fit)}
+            onClick={() => onZoom(zoom > 1 ? Math.ceil(zoom) - 1 : Math.min(1, fit))}
+          >
             −
           </button>
           <output aria-label="Zoom level">{zoom >= 1 ? `${zoom}×` : `${Math.round(zoom * 100)}%`}</output>
@@ -106,12 +156,23 @@ function Comparison({ pair, mask, fit, onZoom }: { pair: PairProps; mask: Return
   );
 }
 
-function Facts({ label, state, known, absent }: { label: string; state: ImageState | null; known: Size | undefined; absent: string | null }) {
+function Facts({
+  label,
+  state,
+  known,
+  absent,
+}: {
+  label: string;
+  state: ImageState | null;
+  known: Size | undefined;
+  absent: string | null;
+}) {
   let text: string;
   if (absent !== null) text = absent;
   else if (!state || state.state === 'loading') text = known ? `${sizeText(known)} px · loading…` : 'loading…';
   else if (state.state === 'failed') text = state.message;
-  else text = `${state.image.size ? `${sizeText(state.image.size)} px` : 'not decodable'} · ${formatBytes(state.image.bytes)}`;
+  else
+    text = `${state.image.size ? `${sizeText(state.image.size)} px` : 'not decodable'} · ${formatBytes(state.image.bytes)}`;
   return (
     <span className="inv-img-facts" data-side={label}>
       <span className="inv-img-side-label">{label}</span> {text}
@@ -120,19 +181,39 @@ function Facts({ label, state, known, absent }: { label: string; state: ImageSta
 }
 
 /** An added or deleted image (or one whose other side could not be loaded): the side there is. */
-function OneSide({ state, label, missing, zoom, name }: { state: ImageState | null; label: 'before' | 'after'; missing: Missing; zoom: number; name: string }) {
+function OneSide({
+  state,
+  label,
+  missing,
+  zoom,
+  name,
+}: {
+  state: ImageState | null;
+  label: 'before' | 'after';
+  missing: Missing;
+  zoom: number;
+  name: string;
+}) {
   const image = ready(state);
   return (
     <figure className="inv-img-single">
       <figcaption className="inv-img-legend">
-        {missing ? `Only the ${label} image exists: this file was ${missing.why}.` : `Only the ${label} image could be shown.`}
+        {missing
+          ? `Only the ${label} image exists: this file was ${missing.why}.`
+          : `Only the ${label} image could be shown.`}
       </figcaption>
       {image?.size ? (
         <div className="inv-img-checker inv-img-frame">
           <Picture image={image} size={image.size} zoom={zoom} alt={`${name}, ${label}`} />
         </div>
       ) : (
-        <p className="inv-frames-note">{state?.state === 'failed' ? state.message : state?.state === 'loading' ? 'Loading…' : 'The browser could not decode this image.'}</p>
+        <p className="inv-frames-note">
+          {state?.state === 'failed'
+            ? state.message
+            : state?.state === 'loading'
+              ? 'Loading…'
+              : 'The browser could not decode this image.'}
+        </p>
       )}
     </figure>
   );

@@ -12,7 +12,8 @@ export interface LoadedImage {
   pixels: Pixels | null;
 }
 
-export type ImageState = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; image: LoadedImage };
+export type ImageState =
+  { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; image: LoadedImage };
 
 /**
  * Loads the bytes at `path` with the session token and decodes them to RGBA in the browser.

@@ -16,7 +16,14 @@ export const crisp = (zoom: number) => (zoom > 1 ? ' inv-img-crisp' : '');
 
 /** One image at `zoom`; the checkerboard behind it shows through transparent pixels. */
 export function Picture({ image, size, zoom, alt }: { image: LoadedImage; size: Size; zoom: number; alt: string }) {
-  return <img className={`inv-img-picture${crisp(zoom)}`} src={image.url} alt={alt} style={{ width: size.w * zoom, height: size.h * zoom }} />;
+  return (
+    <img
+      className={`inv-img-picture${crisp(zoom)}`}
+      src={image.url}
+      alt={alt}
+      style={{ width: size.w * zoom, height: size.h * zoom }}
+    />
+  );
 }
 
 /** Pixels computed in the viewer (a difference, a frame), drawn at `zoom` without smoothing. */
@@ -62,7 +69,11 @@ export function Difference({ before, after, mask, zoom, name }: PairProps & { ma
   const pixels = useMemo(() => differenceImage(mask, after.pixels ?? before.pixels), [mask, after, before]);
   return (
     <figure className="inv-img-single">
-      <PixelCanvas pixels={pixels} zoom={zoom} label={`${name}: the pixels that differ, in magenta, over the after image dimmed`} />
+      <PixelCanvas
+        pixels={pixels}
+        zoom={zoom}
+        label={`${name}: the pixels that differ, in magenta, over the after image dimmed`}
+      />
       <figcaption className="inv-img-legend">
         <span className="inv-img-swatch" aria-hidden="true" />
         {mask.count === 0
@@ -74,7 +85,15 @@ export function Difference({ before, after, mask, zoom, name }: PairProps & { ma
 }
 
 /** Two layers over one stage; `clip` and `opacity` style the after layer (and clip the before one to the rest). */
-function Stack({ before, after, stage, zoom, name, beforeStyle, afterStyle }: PairProps & { beforeStyle?: CSSProperties; afterStyle: CSSProperties }) {
+function Stack({
+  before,
+  after,
+  stage,
+  zoom,
+  name,
+  beforeStyle,
+  afterStyle,
+}: PairProps & { beforeStyle?: CSSProperties; afterStyle: CSSProperties }) {
   return (
     <div className="inv-img-stage inv-img-checker" style={{ width: stage.w * zoom, height: stage.h * zoom }}>
       <div className="inv-img-layer" style={beforeStyle}>
@@ -92,12 +111,23 @@ export function Slider(props: PairProps) {
   return (
     <figure className="inv-img-single">
       <div className="inv-img-split-wrap">
-        <Stack {...props} beforeStyle={{ clipPath: `inset(0 ${100 - at}% 0 0)` }} afterStyle={{ clipPath: `inset(0 0 0 ${at}%)` }} />
+        <Stack
+          {...props}
+          beforeStyle={{ clipPath: `inset(0 ${100 - at}% 0 0)` }}
+          afterStyle={{ clipPath: `inset(0 0 0 ${at}%)` }}
+        />
         <div className="inv-img-split" style={{ left: `${at}%` }} aria-hidden="true" />
       </div>
       <label className="inv-img-range">
         <span>before</span>
-        <input type="range" min={0} max={100} value={at} onChange={(e) => setAt(Number(e.target.value))} aria-label="Slider: before left of the line, after right of it" />
+        <input
+          type="range"
+          min={0}
+          max={100}
+          value={at}
+          onChange={(e) => setAt(Number(e.target.value))}
+          aria-label="Slider: before left of the line, after right of it"
+        />
         <span>after</span>
       </label>
     </figure>
@@ -111,7 +141,14 @@ export function Onion(props: PairProps) {
       <Stack {...props} afterStyle={{ opacity: opacity / 100 }} />
       <label className="inv-img-range">
         <span>before</span>
-        <input type="range" min={0} max={100} value={opacity} onChange={(e) => setOpacity(Number(e.target.value))} aria-label="Onion skin: opacity of the after image over the before" />
+        <input
+          type="range"
+          min={0}
+          max={100}
+          value={opacity}
+          onChange={(e) => setOpacity(Number(e.target.value))}
+          aria-label="Onion skin: opacity of the after image over the before"
+        />
         <span>after</span>
       </label>
     </figure>
