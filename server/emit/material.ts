@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { MaterialEntry, Source, Status } from '../../schemas/material';
 import { generatedAttribute } from '../git/attributes';
 import { captureTree, forgetCapturedIndex } from '../git/capture';
-import { diffTrees, ZERO_OID, type RawChange } from '../git/diff';
+import { diffTrees, listChanges, ZERO_OID, type RawChange } from '../git/diff';
 import { commitsByPath, type Commit } from '../git/log';
 import { BlobReader, blobSizes } from '../git/objects';
 import type { Repo } from '../git/repo';
@@ -185,16 +185,18 @@ async function writeMaterial(
   const kept = keptMaterial(review, round);
   const temporary = `${kept}.${process.pid}.tmp`;
   const reader = new BlobReader(repo);
-  // The round's objects are checked as soon as git lists what changed, while the entries are written.
-  let verified: Promise<void> = Promise.resolve();
+  // What changed is listed by a git of its own, so the facts of the entries (and the check of the
+  // round's objects) are under way while the patches are made, instead of holding them up.
+  const listed = listChanges(repo, base.oid, tree);
+  const verified = listed.then((changes) => verifyStored(repo, tree, changes));
+  const known = listed.then(async (changes) => lookUpFacts(repo, changes, await commits, withheld));
+  for (const early of [verified, known]) early.catch(() => {}); // awaited below
   // Entries go out in batches of about a mebibyte: thousands of small writes cost more than the bytes.
   async function* text(): AsyncGenerator<string> {
     let batch = materialHead(repo, base, tree, round);
     let facts: EntryFacts | null = null;
-    const lookUp = async (listed: RawChange[]) => {
-      verified = verifyStored(repo, tree, listed);
-      verified.catch(() => {}); // awaited once the material is written
-      facts = await lookUpFacts(repo, listed, await commits, withheld);
+    const lookUp = async () => {
+      facts = await known;
     };
     const blobs = { reader, dir: review.blobs, shortBase: base.oid.slice(0, 7), taken: new Set<string>() };
     for await (const file of diffTrees(repo, base.oid, tree, lookUp)) {

@@ -99,6 +99,16 @@ export async function* diffTrees(
   }
 }
 
+/**
+ * The change list alone (`--raw`, no patches: milliseconds), the same records `diffTrees`
+ * starts with, so per-file facts can be looked up while the patches are still being made.
+ */
+export async function listChanges(repo: Repo, base: string, tree: string): Promise<RawChange[]> {
+  return parseRaw(
+    await repo.git.runBytes(['diff', ...DIFF_FLAGS, '--raw', '-z', '-M', '--no-abbrev', base, tree, ...WITHOUT_REVIEW]),
+  );
+}
+
 /** Parses `--raw -z` records: `:<old mode> <new mode> <old oid> <new oid> <status>\0<path>\0[<path>\0]`. */
 export function parseRaw(raw: Buffer): RawChange[] {
   const fields = raw.toString('utf8').split('\0');
