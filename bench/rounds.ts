@@ -13,14 +13,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { NEUTRAL_CONFIG, DIFF_FLAGS, WITHOUT_REVIEW } from '../server/git/git';
+import { BULK_ADD } from '../server/git/capture';
+import { roundDiff } from '../server/git/diff';
+import { NEUTRAL_CONFIG } from '../server/git/git';
 import { loadavg, measure, median, type Sample } from './measure';
 import { resetRepo, synthRepo, type SynthRepo } from './synth-repo';
 import { manyFilesRepo, smallRepo } from './synth-cases';
 
 const NEUTRAL = NEUTRAL_CONFIG.flatMap((c) => ['-c', c]);
-/** What server/git/capture.ts adds to its `git add`. */
-const BULK_ADD = ['-c', 'core.bigFileThreshold=1', '-c', 'pack.compression=0'];
 
 interface Case {
   name: string;
@@ -90,7 +90,11 @@ async function benchCase(
         ...at,
         sampleTree,
       }),
-      await measure(['git', ...NEUTRAL, ...BULK_ADD, 'add', '--all'], { ...at, env: indexEnv, sampleTree }),
+      await measure(['git', ...NEUTRAL, ...BULK_ADD.flatMap((c) => ['-c', c]), 'add', '--all'], {
+        ...at,
+        env: indexEnv,
+        sampleTree,
+      }),
     ];
     const written = await measure(['git', ...NEUTRAL, 'write-tree'], {
       ...at,
@@ -99,20 +103,7 @@ async function benchCase(
       sampleTree,
     });
     const tree = execFileSync('git', ['write-tree'], { cwd: repo.dir, env: indexEnv, encoding: 'utf8' }).trim(); // stored already: not timed
-    const diff = [
-      'git',
-      ...NEUTRAL,
-      'diff',
-      ...DIFF_FLAGS,
-      '--raw',
-      '-p',
-      '-z',
-      '-M',
-      '--no-abbrev',
-      repo.base,
-      tree,
-      ...WITHOUT_REVIEW,
-    ];
+    const diff = ['git', ...NEUTRAL, ...roundDiff(repo.base, tree)];
     steps.push(written, await measure(diff, { ...at, sampleTree }));
     rmSync(index, { force: true });
     return {

@@ -13,7 +13,7 @@ import type { Repo } from './repo';
  * `pack.compression=0` leaves the compressing to the next `git gc`, which folds the
  * capture's pack in like any other.
  */
-const BULK_ADD = ['core.bigFileThreshold=1', 'pack.compression=0'];
+export const BULK_ADD = ['core.bigFileThreshold=1', 'pack.compression=0'];
 
 /** A temporary index older than this is a leftover whatever its process number says. */
 const STALE_MS = 60 * 60 * 1000;

@@ -27,6 +27,22 @@ export const ZERO_OID = /^0+$/;
 const RAW_END = Buffer.from('\0\0');
 const SECTION_START = Buffer.from('\ndiff --git ');
 
+/** The git command that makes a round's diff: raw records, then (with `patches`) every file's patch. */
+export function roundDiff(base: string, tree: string, patches = true): string[] {
+  return [
+    'diff',
+    ...DIFF_FLAGS,
+    '--raw',
+    ...(patches ? ['-p'] : []),
+    '-z',
+    '-M',
+    '--no-abbrev',
+    base,
+    tree,
+    ...WITHOUT_REVIEW,
+  ];
+}
+
 /**
  * Runs one `git diff --raw -p -z -M` between base and tree and yields each file's
  * change with its patch, in git's order, holding at most one file's patch in memory.
@@ -39,18 +55,7 @@ export async function* diffTrees(
   tree: string,
   onChanges: (changes: RawChange[]) => Promise<void>,
 ): AsyncGenerator<FileDiff> {
-  const child = repo.git.spawn([
-    'diff',
-    ...DIFF_FLAGS,
-    '--raw',
-    '-p',
-    '-z',
-    '-M',
-    '--no-abbrev',
-    base,
-    tree,
-    ...WITHOUT_REVIEW,
-  ]);
+  const child = repo.git.spawn(roundDiff(base, tree));
   const done = exited(child, 'git diff');
   done.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
   child.stdin.end();
@@ -104,9 +109,7 @@ export async function* diffTrees(
  * starts with, so per-file facts can be looked up while the patches are still being made.
  */
 export async function listChanges(repo: Repo, base: string, tree: string): Promise<RawChange[]> {
-  return parseRaw(
-    await repo.git.runBytes(['diff', ...DIFF_FLAGS, '--raw', '-z', '-M', '--no-abbrev', base, tree, ...WITHOUT_REVIEW]),
-  );
+  return parseRaw(await repo.git.runBytes(roundDiff(base, tree, false)));
 }
 
 /** Parses `--raw -z` records: `:<old mode> <new mode> <old oid> <new oid> <status>\0<path>\0[<path>\0]`. */
