@@ -1,3 +1,4 @@
+import vm from 'node:vm';
 import type { SearchFile, SearchHit, SearchQuery, SearchResult } from '../schemas/api';
 import type { MaterialEntry } from '../schemas/material';
 
@@ -8,8 +9,18 @@ export const COUNT_CAP = 10_000;
 /** Characters of a line's text sent on each side of a match. */
 const CONTEXT = 60;
 
-/** A search the reader asked for that cannot run (a regular expression that does not compile). */
-export class BadQuery extends Error {}
+/** How long one search may run: a regular expression can backtrack for hours, and the server answers nothing else meanwhile. */
+export const SEARCH_LIMIT_MS = 2000;
+
+/** A search the reader asked for that cannot run: an expression that does not compile, or one that runs too long. */
+export class BadQuery extends Error {
+  constructor(
+    message: string,
+    readonly code: 'bad-query' | 'search-too-slow' = 'bad-query',
+  ) {
+    super(message);
+  }
+}
 
 /** The expression a query stands for: a regular expression as typed, or the text escaped; whole words fenced by non-word neighbours. */
 export function queryPattern(query: SearchQuery): RegExp {
@@ -30,8 +41,22 @@ export function queryPattern(query: SearchQuery): RegExp {
  * newline` markers are not text of the file). Withheld files are matched by path only:
  * their content never left git. Files come in material order.
  */
-export function searchMaterial(entries: MaterialEntry[], query: SearchQuery): SearchResult {
+export function searchMaterial(entries: MaterialEntry[], query: SearchQuery, limitMs = SEARCH_LIMIT_MS): SearchResult {
   const pattern = queryPattern(query);
+  // V8 stops whatever runs under a vm timeout, a regular expression's backtracking included.
+  try {
+    const scan = () => scanMaterial(entries, query, pattern);
+    return vm.runInNewContext('scan()', { scan }, { timeout: limitMs }) as SearchResult;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw error;
+    throw new BadQuery(
+      `The search for '${query.q.slice(0, 80)}' ran longer than ${limitMs / 1000} s and was stopped; try a simpler expression.`,
+      'search-too-slow',
+    );
+  }
+}
+
+function scanMaterial(entries: MaterialEntry[], query: SearchQuery, pattern: RegExp): SearchResult {
   // A literal query is looked for in the whole diff first: most files hold no match and cost one scan.
   const literal = query.regex !== '1';
   const results: SearchFile[] = [];

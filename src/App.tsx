@@ -12,6 +12,7 @@ import { RawMode } from './components/RawMode';
 import { SearchBar } from './components/SearchBar';
 import { UNCLAIMED } from './components/Sidebar';
 import type { DiffFormat } from './diff/diff2html';
+import { landInSight } from './diff/landInSight';
 import { fileOnScreen, focusNoteBox, stepFileSection, stepHunk, stepNote } from './diff/moves';
 import { budget } from './model/budget';
 import { coverage as computeCoverage, groupByIntent } from './model/coverage';
@@ -125,9 +126,12 @@ function Round({
   // Search matches are visited in Raw's order of files.
   const order = useMemo(() => new Map(treeOrder(fileTree(entries)).map((e, i) => [e.ref, i])), [entries]);
   const search = useSearch(api, order, material.generated);
+  // A match in a file the selected card shows is shown in that card; any other, in Raw.
   const showMatch = (match: Match) => {
-    setMode('raw');
+    const inCard = mode === 'cards' ? cardFileSection(match.ref) : null;
+    if (!inCard) setMode('raw');
     revealTarget(match.ref, match.line);
+    if (inCard && !match.line) landInSight(inCard);
   };
   const coverage = useMemo(() => computeCoverage(entries, cards), [entries, cards]);
   const ordered = useMemo(() => groupByIntent(cards).flatMap((g) => g.cards), [cards]);
@@ -250,6 +254,11 @@ function useNewToken(refetchAll: () => void, retry: () => void) {
     window.addEventListener('hashchange', taken);
     return () => window.removeEventListener('hashchange', taken);
   }, [refetchAll, retry]);
+}
+
+/** The selected card's section of a file, when the card shows its diff now. */
+function cardFileSection(ref: string): Element | null {
+  return document.querySelector(`main[aria-label="Selected card"] section.inv-file[data-ref="${CSS.escape(ref)}"]`);
 }
 
 /** Puts the reader at a place's file and line (or nowhere in particular), and returns the place. */

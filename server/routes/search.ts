@@ -21,7 +21,7 @@ export function searchRoutes(api: FastifyInstance, context: AppContext): void {
     try {
       return reply.type('application/json; charset=utf-8').send(searchMaterial(state.data.material, query.data));
     } catch (error) {
-      if (error instanceof BadQuery) return refuse(reply, 400, 'bad-query', error.message);
+      if (error instanceof BadQuery) return refuse(reply, 400, error.code, error.message);
       throw error;
     }
   });

@@ -107,4 +107,27 @@ describe('search across the whole round', () => {
     await eventually(() => count(page)).toBe(`2 / ${FILES * 2} in ${FILES} files`);
     await eventually(() => hitPlace(page)).toMatchObject({ ref: name(0), below: true });
   });
+
+  it('shows a match in the selected card when the card shows its file, and in Raw otherwise', async () => {
+    const { page } = await open('review-basic');
+    const card = page.locator('main[aria-label="Selected card"]');
+    await page.getByRole('button', { name: /strings\.ts is now text\.ts/ }).click();
+    await card.getByRole('button', { name: 'full', exact: true }).click();
+    await eventually(() => card.locator('section.inv-file[data-ref="src/util/text.ts"]').count()).toBe(1);
+    const input = page.locator('.inv-search-input');
+    await input.fill('Math.max(0');
+    await eventually(() => count(page)).toBe('1 match in 1 file');
+    await input.press('Enter');
+    // The selected card shows src/util/text.ts: the match is marked there, still in Cards.
+    await eventually(() => hitPlace(page)).toMatchObject({ ref: 'src/util/text.ts', below: true, inside: true });
+    expect(await card.locator('tr.inv-hit').count()).toBe(1);
+    expect(new URL(page.url()).hash).toContain('mode=cards');
+    // A file this card does not show: Raw, on that line.
+    await input.fill('IDLE_MS');
+    await eventually(() => count(page)).not.toBe('1 match in 1 file');
+    await input.press('Enter');
+    await eventually(() => new URL(page.url()).hash).toContain('mode=raw');
+    await eventually(() => hitPlace(page)).toMatchObject({ ref: 'src/auth/session.ts', below: true, inside: true });
+    expect(new URL(page.url()).hash).toContain(`file=${encodeURIComponent('src/auth/session.ts')}`);
+  });
 });

@@ -31,6 +31,7 @@ beforeAll(async () => {
   rmSync(path.join(repo.dir, 'gone.txt'));
   repo.write('.env', 'needle=secret\n');
   repo.write('many.txt', 'x\n'.repeat(COUNT_CAP + 50));
+  repo.write('trap.txt', `${'a'.repeat(40)}!\n`);
   runRounds(repo);
   // Edited after the capture: answers must still come from the round.
   repo.write('src/long.ts', 'not the round\n');
@@ -82,6 +83,16 @@ describe('GET /api/search', () => {
     const bad = await get('/api/search?q=(&regex=1');
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.code).toBe('bad-query');
+  });
+
+  it('stops an expression that backtracks for ever, says so, and keeps answering', async () => {
+    const started = Date.now();
+    const slow = await get(`/api/search?q=${encodeURIComponent('(a+)+$')}&regex=1`);
+    expect(slow.statusCode).toBe(400);
+    expect(slow.json().error.code).toBe('search-too-slow');
+    expect(slow.json().error.message).toMatch(/ran longer than 2 s and was stopped; try a simpler expression/);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect((await search('q=needle&case=1')).matches).toBe(2);
   });
 
   it('caps a huge answer and says so', async () => {
