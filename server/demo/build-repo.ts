@@ -46,25 +46,25 @@ export async function buildDemoRepo(): Promise<DemoRepo> {
   const dir = path.join(folder, DEMO_NAME);
   try {
     await mkdir(dir);
-    const git = new Git(dir);
-    await git.run(['init', '--quiet', '--initial-branch=main']);
-    await git.run(['config', 'user.name', 'Involut Demo']);
-    await git.run(['config', 'user.email', 'demo@involut.invalid']);
-    await git.run(['config', 'commit.gpgsign', 'false']);
+    const git = new Git(dir).simple();
+    await git.init(['--quiet', '--initial-branch=main']);
+    await git.addConfig('user.name', 'Involut Demo');
+    await git.addConfig('user.email', 'demo@involut.invalid');
+    await git.addConfig('commit.gpgsign', 'false');
     await cp(path.join(fixture, 'base'), dir, { recursive: true });
-    await git.run(['add', '--all']);
-    await git.run(['commit', '--quiet', '--no-verify', '-m', recipe.base]);
-    await git.run(['checkout', '--quiet', '-b', 'feature/idle-sessions']);
+    await git.add('--all');
+    await git.commit(recipe.base, { '--no-verify': null });
+    await git.checkoutLocalBranch('feature/idle-sessions');
     await cp(path.join(fixture, 'committed'), dir, { recursive: true });
-    await git.run(['add', '--all']);
-    await git.run(['commit', '--quiet', '--no-verify', '-m', recipe.commit]);
+    await git.add('--all');
+    await git.commit(recipe.commit, { '--no-verify': null });
     for (const [from, to] of recipe.rename) {
       await mkdir(path.dirname(path.join(dir, to)), { recursive: true });
       await rename(path.join(dir, from), path.join(dir, to));
     }
     await cp(path.join(fixture, 'working'), dir, { recursive: true });
     for (const file of recipe.delete) await rm(path.join(dir, file));
-    if (recipe.stage.length) await git.run(['add', '--', ...recipe.stage]);
+    if (recipe.stage.length) await git.add(['--', ...recipe.stage]);
     return { dir, folder };
   } catch (error) {
     await rm(folder, { recursive: true, force: true });

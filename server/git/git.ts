@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+import { simpleGit, type SimpleGit } from 'simple-git';
 import { InvolutError } from '../errors';
 
 /**
@@ -48,15 +49,24 @@ const QUOTED_LINES = 12;
 
 /**
  * The one owner of running git. Every command gets NEUTRAL_CONFIG and the minimal
- * environment; `run` buffers the output of small commands, `spawn` streams big ones.
- * git is spawned directly rather than through simple-git: its completion detection
- * sleeps 50 ms after every command that prints nothing (`add`, `update-ref`), and a
- * round runs several of those in a row. A command fails when it cannot start, or exits
- * non-zero and says why on stderr (a silent non-zero exit, as `rev-parse --verify
- * --quiet` gives, returns its output).
+ * environment. `simple()` is simple-git, for work off a round's path that its verbs
+ * say plainly (building the demo's repository). A round's own commands go through
+ * `run` (buffered) and `spawn` (streamed): simple-git's completion detection sleeps
+ * 50 ms after every command that prints nothing (`add`, `update-ref`), a round runs
+ * several of those in a row, and its diff must be read as a stream of bytes. A command
+ * fails when it cannot start, or exits non-zero and says why on stderr (a silent
+ * non-zero exit, as `rev-parse --verify --quiet` gives, returns its output).
  */
 export class Git {
   constructor(readonly cwd: string) {}
+
+  /** simple-git on this repository, with the same config and environment as every other command. */
+  simple(): SimpleGit {
+    // minimalEnv drops what simple-git's own guard refuses, but for the one variable it sets.
+    return simpleGit({ baseDir: this.cwd, config: NEUTRAL_CONFIG, allowEnvironment: ['GIT_OPTIONAL_LOCKS'] }).env(
+      minimalEnv({}),
+    );
+  }
 
   /** Runs a git command and returns its stdout as text; `extraConfig` (`key=value`) applies to this command only. */
   async run(args: string[], env: GitEnv = {}, extraConfig: string[] = [], input?: Buffer): Promise<string> {
