@@ -20,6 +20,7 @@ import { verifyStored } from './integrity';
 import { loadPrivacy, type PrivacyCheck } from './privacy';
 import {
   claimRound,
+  keepCards,
   keptMaterial,
   lastFinishedRound,
   lockRounds,
@@ -58,7 +59,8 @@ export interface EmitHooks {
 
 /**
  * Captures the round and writes `.review/material.json` and `.review/blobs/`, keeping the
- * material as `.review/rounds/<n>/material.json`. Rounds of one repository run one after
+ * material as `.review/rounds/<n>/material.json` and the cards written for the round before
+ * as that round's `cards.json`. Rounds of one repository run one after
  * the other; a round's ref is pinned before its material is written and taken back if
  * anything fails, and material.json appears whole, or not at all, once every object of
  * the round is known to be in the repository.
@@ -113,10 +115,15 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
       at: localIsoTime(),
     };
     while (!(await claimRound(repo, review, record))) record.round++;
+    let cardsKept: string | null = null;
     try {
+      // Before the new material appears, so whoever sees round n finds the cards of the round before.
+      cardsKept = await keepCards(review, record.round);
       const warnings = tracked ? [TRACKED_WARNING] : [];
       return await writeMaterial(repo, review, { base, tree, round: record.round, warnings, withheld, commits });
     } catch (error) {
+      // The next attempt keeps the cards as they are then.
+      if (cardsKept) await rm(cardsKept, { force: true });
       await releaseRound(repo, review, record);
       throw error;
     }
