@@ -34,6 +34,10 @@ export function CardDiffs({ card, refs, context }: { card: Card; refs: string[];
     ? since.material.filter((e) => refs.includes(e.ref))
     : refs.map((ref) => context.entries.get(ref)!);
   const unchanged = showSince ? refs.filter((ref) => !changed.includes(ref)) : [];
+  // A mark is pinned to a line of the whole round; in the since view only those on a line shown here are pinned.
+  const marksOf = (entry: MaterialEntry) =>
+    (card.marks ?? []).filter((m) => m.ref === entry.ref && (!showSince || !!entry.diff?.includes(m.at)));
+  const apart = showSince ? (card.marks ?? []).length - shown.reduce((n, e) => n + marksOf(e).length, 0) : 0;
   return (
     <>
       {isNew && <RoundSwitch view={view} onView={setView} sinceLast={sinceLast} count={changed.length} />}
@@ -49,6 +53,12 @@ export function CardDiffs({ card, refs, context }: { card: Card; refs: string[];
           . Their whole-round diff is under “Whole round”.
         </p>
       )}
+      {apart > 0 && (
+        <p className="inv-card-unchanged inv-muted" role="note">
+          {apart === 1 ? 'One mark is' : `${apart} marks are`} on lines not in this view; “Whole round” shows{' '}
+          {apart === 1 ? 'it' : 'them'}.
+        </p>
+      )}
       {shown.map((entry) => (
         <FileDiff
           key={`${showSince ? 'since' : 'whole'}:${entry.ref}`}
@@ -56,7 +66,7 @@ export function CardDiffs({ card, refs, context }: { card: Card; refs: string[];
           format={context.format}
           api={context.api}
           notes={context.notes}
-          marks={(card.marks ?? []).filter((m) => m.ref === entry.ref).map((mark) => ({ mark, cardId: card.id }))}
+          marks={marksOf(entry).map((mark) => ({ mark, cardId: card.id }))}
           viewed={context.isViewed(entry)}
           onViewed={(on) => context.setViewed(entry, on)}
           fileNote={false}

@@ -40,6 +40,7 @@ const SECOND = {
   intent: 'behavior',
   minutes: 1,
   refs: ['src/count.ts', 'src/names.ts'],
+  marks: [{ ref: 'src/names.ts', at: 'a = "A"', text: 'Capital now.' }],
 };
 
 describe('cards across rounds', () => {
@@ -66,7 +67,10 @@ describe('cards across rounds', () => {
     // By default: what changed in its files since round 1, one file of the two.
     await eventually(() => changedLines(page, 'src/count.ts')).toEqual(['export const y = 2;']);
     expect(await fileOf(page, 'src/names.ts').count()).toBe(0);
-    expect(await text(second.locator('.inv-card-unchanged'))).toContain('Unchanged since round 1: src/names.ts');
+    expect(await texts(second.locator('.inv-card-unchanged'))).toEqual([
+      'Unchanged since round 1: src/names.ts. Their whole-round diff is under “Whole round”.',
+      'One mark is on lines not in this view; “Whole round” shows it.',
+    ]);
     const since = changes(page).getByRole('button', { name: 'Since round 1 (1 file)' });
     expect(await since.getAttribute('aria-pressed')).toBe('true');
     await viewer.screenshot('provenance-new-card-1440');
@@ -82,6 +86,7 @@ describe('cards across rounds', () => {
       'export const y = 2;',
     ]);
     await fileOf(page, 'src/names.ts').waitFor();
+    expect(await text(fileOf(page, 'src/names.ts').locator('.inv-mark-text'))).toBe('Capital now.');
 
     await page.getByRole('button', { name: /Counters start at one/ }).click();
     expect(await text(card(page, 'c_1').locator('.inv-card-round'))).toBe('from round 1');
@@ -168,7 +173,11 @@ describe('provenance in Raw and the by-commit view', () => {
     expect(await text(page.locator('.inv-commit-state'))).toBe('2 files; notes are taken on the whole round.');
     // A commit's lines are not the round's: no notes are taken on them, and no round context is added.
     expect(await fileOf(page, 'one.ts').getByRole('textbox').count()).toBe(0);
-    expect(await fileOf(page, 'one.ts').getByRole('button', { name: /more lines/ }).count()).toBe(0);
+    expect(
+      await fileOf(page, 'one.ts')
+        .getByRole('button', { name: /more lines/ })
+        .count(),
+    ).toBe(0);
     // The tree follows the commit.
     expect(
       await page
