@@ -109,6 +109,35 @@ export const SinceLast = z.discriminatedUnion('state', [
   z.object({ state: z.literal('none'), reason: z.string() }),
 ]);
 
+/**
+ * `GET /api/card-rounds`: the round each valid card of cards.json comes from, by card id
+ * (the earliest round whose kept cards.json holds that id; `round` itself for a card new in
+ * this round), or why no card can be told apart (the first round, no earlier cards kept).
+ */
+export const CardRounds = z.discriminatedUnion('state', [
+  z.object({
+    state: z.literal('ok'),
+    data: z.object({
+      round: z.number().int().positive(),
+      rounds: z.record(z.string(), z.number().int().positive()),
+    }),
+  }),
+  z.object({ state: z.literal('none'), reason: z.string() }),
+]);
+
+/**
+ * `GET /api/commits/<id>`: what one commit of the round's range changed (against its first
+ * parent), as material entries built like the round's own (binaries get no before copy,
+ * `commits` is left out). Only a commit listed in material.json's `source.commits` is answered.
+ */
+export const CommitChanges = z.object({
+  id: z.string(),
+  subject: z.string(),
+  /** The commit it is compared with; null for a root commit (compared with the empty tree). */
+  parent: z.string().nullable(),
+  material: z.array(MaterialEntry),
+});
+
 /** `GET /api/search?q=&case=1&word=1&regex=1`: a search over the paths and diff text of the current material. */
 export const SearchQuery = z.object({
   q: z.string().min(1).max(500),
@@ -183,6 +212,8 @@ export type Draft = z.infer<typeof Draft>;
 export type DraftList = z.infer<typeof DraftList>;
 export type Freshness = z.infer<typeof Freshness>;
 export type SinceLast = z.infer<typeof SinceLast>;
+export type CardRounds = z.infer<typeof CardRounds>;
+export type CommitChanges = z.infer<typeof CommitChanges>;
 export type ApiError = z.infer<typeof ApiError>;
 export type LinesQuery = z.infer<typeof LinesQuery>;
 export type Lines = z.infer<typeof Lines>;

@@ -5,6 +5,12 @@ export const ImageSize = z.object({ w: z.number().int().nonnegative(), h: z.numb
 
 export const Status = z.enum(['added', 'modified', 'deleted', 'renamed']);
 
+/** Where a change stands in git: in the round's commits, the index, the working tree, or an untracked file. */
+export const PathState = z.enum(['committed', 'staged', 'unstaged', 'untracked']);
+
+/** One commit of the round's range. */
+export const RoundCommit = z.object({ id: z.string(), subject: z.string() });
+
 /** One changed file. Contract fields first, then the additive ones (all optional). */
 export const MaterialEntry = z.looseObject({
   ref: z
@@ -65,6 +71,12 @@ export const MaterialEntry = z.looseObject({
     .object({ reason: z.string() })
     .optional()
     .describe('A privacy-excluded file: listed with its status, its content never copied into `.review/`.'),
+  provenance: z
+    .array(PathState)
+    .optional()
+    .describe(
+      'Where the change stands: committed (base..HEAD), staged, unstaged, untracked; several when it is spread over them.',
+    ),
   diff_base64: z
     .string()
     .optional()
@@ -89,6 +101,10 @@ export const Source = z.looseObject({
     .positive()
     .optional()
     .describe('Round number; the tree is pinned under refs/involut/rounds/<round>.'),
+  commits: z
+    .array(RoundCommit)
+    .optional()
+    .describe("The commits in the round's range (base..HEAD), oldest first, merges and empty ones included."),
 });
 
 export const Material = z.looseObject({
@@ -100,6 +116,8 @@ export const Material = z.looseObject({
 
 export type ImageSize = z.infer<typeof ImageSize>;
 export type Status = z.infer<typeof Status>;
+export type PathState = z.infer<typeof PathState>;
+export type RoundCommit = z.infer<typeof RoundCommit>;
 export type MaterialEntry = z.infer<typeof MaterialEntry>;
 export type Source = z.infer<typeof Source>;
 export type Material = z.infer<typeof Material>;

@@ -7,6 +7,8 @@ import type { NotesStore } from './notes-store';
 import { PathRefused } from './paths';
 import type { ReviewFiles } from './review-files';
 import { byteRoutes } from './routes/bytes';
+import { cardRoundRoutes } from './routes/card-rounds';
+import { commitRoutes } from './routes/commits';
 import { eventRoutes } from './routes/events';
 import { fileRoutes } from './routes/files';
 import { freshnessRoutes } from './routes/freshness';
@@ -104,6 +106,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       sinceLastRoutes(api, context);
       searchRoutes(api, context);
       lineRoutes(api, context);
+      cardRoundRoutes(api, context);
+      commitRoutes(api, context);
     },
     { prefix: '/api' },
   );

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Card } from '../schemas/cards';
-import type { Material } from '../schemas/material';
+import type { Material, RoundCommit } from '../schemas/material';
 import { Api, sessionToken } from './api/client';
 import { Banners } from './components/Banners';
 import type { CardContext } from './components/CardView';
@@ -28,12 +28,14 @@ import { useSearch } from './state/useSearch';
 import { clearTarget, revealTarget, useTarget } from './state/target';
 import { usePlace } from './state/usePlace';
 import { parsePlace, type Place } from './model/place';
+import { useCardRounds } from './state/useCardRounds';
 import { useSinceLast } from './state/useSinceLast';
 import { useViewed } from './state/useViewed';
 
 const token = sessionToken();
 const api = new Api(token);
 const NO_CARDS: Card[] = [];
+const NO_COMMITS: RoundCommit[] = [];
 
 /** The viewer: error, loading, or the round read by cards or in Raw. */
 export function App() {
@@ -106,7 +108,9 @@ function Round({
   // Until the reader picks a mode, cards open when there are any, Raw otherwise (also while cards.json is missing or broken).
   const [chosenMode, setMode] = useState<'cards' | 'raw' | null>(initial.mode ?? null);
   const mode = chosenMode ?? (hasCards ? 'cards' : 'raw');
-  const sinceLast = useSinceLast(api, material, mode === 'raw' || !hasCards);
+  const origins = useCardRounds(api, material, good?.data ?? null);
+  // Cards new in this round open on what changed since the previous one.
+  const sinceLast = useSinceLast(api, material, mode === 'raw' || !hasCards || origins !== null);
   const [selected, setSelected] = useState<string | null>(initial.card ?? null);
   // The current file is the last jump's target (a tree click, ] or [, a search match, a link, a line chosen).
   const target = useTarget();
@@ -150,7 +154,18 @@ function Round({
     setSelected(id);
     window.scrollTo({ top: 0 });
   }, []);
-  const context: CardContext = { entries: byRef, api, notes, format, isViewed, setViewed, titleOf, onSelect };
+  const context: CardContext = {
+    entries: byRef,
+    api,
+    notes,
+    format,
+    isViewed,
+    setViewed,
+    titleOf,
+    onSelect,
+    origins,
+    sinceLast,
+  };
 
   // One value per change of notes, cards or round, so note boxes re-render only then.
   const threadMap = useMemo(
@@ -227,6 +242,7 @@ function Round({
             current={currentFile}
             onOpen={setCurrentFile}
             sinceLast={sinceLast}
+            commits={material.source.commits ?? NO_COMMITS}
           />
         )}
         {help && <HelpOverlay onClose={() => setHelp(false)} />}

@@ -3,22 +3,24 @@ import { copyFile, link, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { MaterialEntry, Source, Status } from '../../schemas/material';
+import type { MaterialEntry, RoundCommit, Source, Status } from '../../schemas/material';
 import { generatedAttribute } from '../git/attributes';
 import { captureTree, forgetCapturedIndex } from '../git/capture';
 import { diffTrees, listChanges, ZERO_OID, type RawChange } from '../git/diff';
-import { commitsByPath, type Commit } from '../git/log';
+import { roundLog, type Commit, type RoundLog } from '../git/log';
 import { BlobReader, blobSizes } from '../git/objects';
 import type { Repo } from '../git/repo';
 import { assertReviewDirSafe, assertWritable, type ReviewDir } from '../review-dir';
 import { resolveBase, type Base, type BaseOptions } from './base';
 import { buildEntry, type EntryFacts } from './entry';
 import { isGenerated } from './generated';
+import { addProvenance, lookUpProvenance, type Provenance } from './provenance';
 import { excludeReview, reviewExcluded, reviewInCapture, TRACKED_WARNING } from './ignore';
 import { verifyStored } from './integrity';
 import { loadPrivacy, type PrivacyCheck } from './privacy';
 import {
   claimRound,
+  keepCards,
   keptMaterial,
   lastFinishedRound,
   lockRounds,
@@ -57,7 +59,8 @@ export interface EmitHooks {
 
 /**
  * Captures the round and writes `.review/material.json` and `.review/blobs/`, keeping the
- * material as `.review/rounds/<n>/material.json`. Rounds of one repository run one after
+ * material as `.review/rounds/<n>/material.json` and the cards written for the round before
+ * as that round's `cards.json`. Rounds of one repository run one after
  * the other; a round's ref is pinned before its material is written and taken back if
  * anything fails, and material.json appears whole, or not at all, once every object of
  * the round is known to be in the repository.
@@ -97,7 +100,7 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
   try {
     // A round that ran meanwhile may be the one to compare with now.
     if (waited) base = await choose();
-    const commits = commitsByPath(repo, base.commit);
+    const commits = roundLog(repo, base.commit);
     commits.catch(() => {}); // awaited once the change list is known
     await removeUnfinished(repo, review);
     const pinned = roundRefNumbers(repo);
@@ -112,10 +115,15 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
       at: localIsoTime(),
     };
     while (!(await claimRound(repo, review, record))) record.round++;
+    let cardsKept: string | null = null;
     try {
+      // Before the new material appears, so whoever sees round n finds the cards of the round before.
+      cardsKept = await keepCards(review, record.round);
       const warnings = tracked ? [TRACKED_WARNING] : [];
       return await writeMaterial(repo, review, { base, tree, round: record.round, warnings, withheld, commits });
     } catch (error) {
+      // The next attempt keeps the cards as they are then.
+      if (cardsKept) await rm(cardsKept, { force: true });
       await releaseRound(repo, review, record);
       throw error;
     }
@@ -150,8 +158,8 @@ interface RoundFacts {
   round: number;
   warnings: string[];
   withheld: PrivacyCheck;
-  /** The round's commits by path, being looked up. */
-  commits: Promise<Map<string, Commit[]>>;
+  /** The round's commits, being looked up. */
+  commits: Promise<RoundLog>;
 }
 
 /**
@@ -189,18 +197,23 @@ async function writeMaterial(
   // round's objects) are under way while the patches are made, instead of holding them up.
   const listed = listChanges(repo, base.oid, tree);
   const verified = listed.then((changes) => verifyStored(repo, tree, changes));
-  const known = listed.then(async (changes) => lookUpFacts(repo, changes, await commits, withheld));
-  for (const early of [verified, known]) early.catch(() => {}); // awaited below
+  const known = listed.then(async (changes) => lookUpFacts(repo, changes, (await commits).byPath, withheld));
+  const provenance = lookUpProvenance(repo, base.oid, tree);
+  const head = commits.then((log) => materialHead(repo, base, tree, round, log.commits));
+  for (const early of [verified, known, provenance, head]) early.catch(() => {}); // awaited below
   // Entries go out in batches of about a mebibyte: thousands of small writes cost more than the bytes.
   async function* text(): AsyncGenerator<string> {
-    let batch = materialHead(repo, base, tree, round);
+    // The head is ready once the entries' facts are (the commits are in both); git diff starts meanwhile.
+    let batch = '';
     let facts: EntryFacts | null = null;
+    let states: Provenance | null = null;
     const lookUp = async () => {
-      facts = await known;
+      [facts, states, batch] = await Promise.all([known, provenance, head]);
     };
     const blobs = { reader, dir: review.blobs, shortBase: base.oid.slice(0, 7), taken: new Set<string>() };
     for await (const file of diffTrees(repo, base.oid, tree, lookUp)) {
       const entry = await buildEntry(file, facts!, blobs);
+      addProvenance(entry, file.change, states!);
       const json = `${summary.files === 0 ? '' : ','}\n${entryText(entry)}`;
       count(summary, entry);
       if (batch.length + json.length < BATCH) {
@@ -258,7 +271,7 @@ export async function lookUpFacts(
 }
 
 /** Everything of material.json before the entries, which are streamed in after it. */
-function materialHead(repo: Repo, base: Base, tree: string, round: number): string {
+function materialHead(repo: Repo, base: Base, tree: string, round: number, commits: RoundCommit[]): string {
   const source: Source = {
     kind: 'git',
     id: `${path.basename(repo.root)}@${repo.head ? repo.head.slice(0, 7) : 'no-commits'}`,
@@ -269,6 +282,7 @@ function materialHead(repo: Repo, base: Base, tree: string, round: number): stri
     head: repo.head,
     tree,
     round,
+    commits: commits.map(({ id, subject }) => ({ id, subject })),
   };
   const head = JSON.stringify({ contract: 1, source, generated: localIsoTime(), material: [] }, null, 2);
   // Drop the closing `[]\n}` so the entries can be streamed into the array.

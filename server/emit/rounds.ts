@@ -1,4 +1,5 @@
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, link, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InvolutError } from '../errors';
 import type { Repo } from '../git/repo';
@@ -8,7 +9,8 @@ import { localIsoTime } from './time';
 
 /**
  * A round's folder, `.review/rounds/<n>/`: `round.json` (what the round compared, written
- * when it is claimed) and `material.json` (written last, through a temporary name). A round
+ * when it is claimed), `material.json` (written last, through a temporary name) and, once
+ * the next round is captured, `cards.json` (the cards as they were then). A round
  * is finished once its `material.json` is there; one without it was stopped (Ctrl-C, a
  * kill, a full disk) and is removed, with its ref, by the next round. Checked by hand rather
  * than with zod, which `involut rounds` does not load otherwise.
@@ -36,6 +38,8 @@ export const BEGIN_REF = 'refs/involut/begin';
 export const roundsDir = (review: ReviewDir) => path.join(review.dir, 'rounds');
 export const roundDir = (review: ReviewDir, n: number) => path.join(roundsDir(review), String(n));
 export const keptMaterial = (review: ReviewDir, n: number) => path.join(roundDir(review, n), 'material.json');
+/** The cards.json written for round `n`, kept when the round after it was captured. */
+export const keptCards = (review: ReviewDir, n: number) => path.join(roundDir(review, n), 'cards.json');
 const recordFile = (review: ReviewDir, n: number) => path.join(roundDir(review, n), 'round.json');
 
 export async function readBegin(review: ReviewDir): Promise<BeginRecord | null> {
@@ -189,6 +193,39 @@ export async function claimRound(repo: Repo, review: ReviewDir, record: RoundRec
     if (await repo.git.tryRun(['rev-parse', '--verify', '--quiet', ref])) return false;
     throw error;
   }
+}
+
+/**
+ * Keeps `.review/cards.json`, byte for byte, beside the material of the last round finished
+ * before `round`: the cards written for that round, so an earlier card can be told from a
+ * new one. A copy already kept is never written over; no cards.json, nothing is kept.
+ * Returns the file written, or null. Run under the rounds' lock, once `round` is claimed.
+ */
+export async function keepCards(review: ReviewDir, round: number): Promise<string | null> {
+  const previous = (await finishedRounds(review)).filter((n) => n < round).at(-1);
+  if (previous === undefined) return null;
+  const kept = keptCards(review, previous);
+  if (await exists(kept)) return null;
+  const temporary = `${kept}.${process.pid}.tmp`;
+  try {
+    await copyFile(review.cards, temporary);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  try {
+    // A link appears whole and refuses a name already taken; a file system without links gets an exclusive copy.
+    await link(temporary, kept).catch(async (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EEXIST') throw error;
+      await copyFile(temporary, kept, constants.COPYFILE_EXCL);
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return null;
+    throw error;
+  } finally {
+    await rm(temporary, { force: true });
+  }
+  return kept;
 }
 
 /** Undoes a claim whose round failed: its folder and its ref (only while the ref still names its tree). */

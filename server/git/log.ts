@@ -8,13 +8,21 @@ export interface Commit {
   order: number;
 }
 
+/** A round's commits: every one, oldest first, and by each path it touched. */
+export interface RoundLog {
+  /** Merges and empty commits too, which touch no path here. */
+  commits: Commit[];
+  byPath: Map<string, Commit[]>;
+}
+
 /**
  * The commits in `from..HEAD` (every commit when `from` is null), oldest first, by
  * each path they touched. A rename counts for both paths (`--no-renames`).
  */
-export async function commitsByPath(repo: Repo, from: string | null): Promise<Map<string, Commit[]>> {
+export async function roundLog(repo: Repo, from: string | null): Promise<RoundLog> {
   const byPath = new Map<string, Commit[]>();
-  if (!repo.head || from === repo.head) return byPath;
+  const commits: Commit[] = [];
+  if (!repo.head || from === repo.head) return { commits, byPath };
   const range = from ? `${from}..HEAD` : 'HEAD';
   const out = await repo.git.run([
     'log',
@@ -28,10 +36,13 @@ export async function commitsByPath(repo: Repo, from: string | null): Promise<Ma
   ]);
   let order = 0;
   for (const record of out.split('\x1e')) {
-    const end = record.indexOf('\0');
-    if (end === -1) continue;
+    if (!record) continue;
+    // A commit that touched nothing (a merge, an empty commit) has no NUL when it is the last.
+    const cut = record.indexOf('\0');
+    const end = cut === -1 ? record.length : cut;
     const space = record.indexOf(' ');
     const commit = { id: record.slice(0, space), subject: record.slice(space + 1, end), order: order++ };
+    commits.push(commit);
     for (const file of record
       .slice(end + 1)
       .replace(/^\n/, '')
@@ -42,5 +53,5 @@ export async function commitsByPath(repo: Repo, from: string | null): Promise<Ma
       else byPath.set(file, [commit]);
     }
   }
-  return byPath;
+  return { commits, byPath };
 }

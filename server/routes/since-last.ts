@@ -102,7 +102,7 @@ async function treeExists(repo: Repo, tree: string): Promise<boolean> {
  * The material entries of `git diff from to`, built as the emitter builds them, with the
  * same privacy excludes; binaries get no before copy, and commits are not looked up.
  */
-async function entriesBetween(repo: Repo, from: string, to: string): Promise<MaterialEntry[]> {
+export async function entriesBetween(repo: Repo, from: string, to: string): Promise<MaterialEntry[]> {
   const withheld = await loadPrivacy(repo.root);
   const reader = new BlobReader(repo);
   const blobs = { reader, dir: null, shortBase: from.slice(0, 7), taken: new Set<string>() };

@@ -1,7 +1,9 @@
 import { noteRecord } from '../../schemas/notes';
 import type {
   ApiError,
+  CardRounds,
   CardsState,
+  CommitChanges,
   ChangedEvent,
   Draft,
   DraftList,
@@ -78,6 +80,9 @@ export class Api {
   };
   freshness = () => this.json<Freshness>('/api/freshness');
   sinceLast = () => this.json<SinceLast>('/api/since-last');
+  cardRounds = () => this.json<CardRounds>('/api/card-rounds');
+  /** What one commit of the round changed; the server answers only the round's own commits. */
+  commit = (id: string) => this.json<CommitChanges>(`/api/commits/${encodeURIComponent(id)}`);
   search = (query: SearchQuery, signal?: AbortSignal) =>
     this.json<SearchResult>(`/api/search?${new URLSearchParams(query)}`, { signal });
   /** Every line of a file on one side, from the round's own git objects. */

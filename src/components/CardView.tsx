@@ -2,17 +2,19 @@ import type { Card } from '../../schemas/cards';
 import type { MaterialEntry } from '../../schemas/material';
 import type { Api } from '../api/client';
 import type { DiffFormat } from '../diff/diff2html';
-import { FileDiff } from '../diff/FileDiff';
 import type { Detail } from '../model/detail';
 import { cardKey } from '../model/note-keys';
 import { renderFor } from '../renders/registry';
+import type { CardOrigins } from '../state/useCardRounds';
 import type { NotesApi } from '../state/useNotes';
+import type { SinceLastView } from '../state/useSinceLast';
 import { CardAddresses } from './CardAddresses';
 import { CardFields } from './CardFields';
 import { NoteBox } from './NoteBox';
 import { Visible } from './Visible';
 import { invisibleWarning } from '../model/invisible';
 import { Question, type Prediction } from './Question';
+import { CardDiffs, CardRound } from './CardRound';
 
 export interface CardContext {
   entries: Map<string, MaterialEntry>;
@@ -23,6 +25,9 @@ export interface CardContext {
   setViewed: (entry: MaterialEntry, on: boolean) => void;
   titleOf: (id: string) => string | undefined;
   onSelect: (id: string) => void;
+  /** Which round each card comes from; null when that cannot be told (the first round). */
+  origins: CardOrigins | null;
+  sinceLast: SinceLastView;
 }
 
 interface Props {
@@ -38,7 +43,7 @@ interface Props {
 
 /** One card: the agent's account, its question, its drawing, then the diff of every ref it names. */
 export function CardView({ card, context, detail, onDetail, prediction, onPredict, dangling, continuedBy }: Props) {
-  const { entries, api, notes, format } = context;
+  const { entries, api, notes } = context;
   const question = card.question ?? null;
   const gated = question?.when === 'before' && !prediction;
   const drawing = renderFor(card);
@@ -50,6 +55,7 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
         <h2>
           <Visible text={card.title} />
         </h2>
+        <CardRound id={card.id} origins={context.origins} />
         <span className="inv-minutes">{card.minutes == null ? 'minutes not stated' : `${card.minutes} min`}</span>
         <DetailSwitch detail={detail} onDetail={onDetail} />
       </header>
@@ -100,22 +106,7 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
               {refs.length === 1 ? 'file' : 'files'} viewed
             </p>
           )}
-          {refs.map((ref) => {
-            const entry = entries.get(ref)!;
-            return (
-              <FileDiff
-                key={ref}
-                entry={entry}
-                format={format}
-                api={api}
-                notes={notes}
-                marks={(card.marks ?? []).filter((m) => m.ref === ref).map((mark) => ({ mark, cardId: card.id }))}
-                viewed={context.isViewed(entry)}
-                onViewed={(on) => context.setViewed(entry, on)}
-                fileNote={false}
-              />
-            );
-          })}
+          <CardDiffs card={card} refs={refs} context={context} />
           {question?.when === 'after' && <Question question={question} prediction={prediction} onPredict={onPredict} />}
         </>
       )}

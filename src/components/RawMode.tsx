@@ -10,7 +10,10 @@ import { whenScreenSettled } from '../diff/screenSettled';
 import { refreshNear } from '../diff/useNearViewport';
 import { fileTree, treeOrder } from '../model/file-tree';
 import { targetNow, useTarget } from '../state/target';
+import type { RoundCommit } from '../../schemas/material';
+import { useCommit } from '../state/useCommit';
 import type { SinceLastView } from '../state/useSinceLast';
+import { CommitPicker } from './CommitPicker';
 import type { CardContext } from './CardView';
 import { FileBlock } from './FileBlock';
 import { FileTree } from './FileTree';
@@ -24,16 +27,22 @@ interface Props {
   current: string | null;
   onOpen: (ref: string) => void;
   sinceLast: SinceLastView;
+  /** The commits of the round's range, to read one by one. */
+  commits: RoundCommit[];
 }
 
 /**
  * Every file of the material, whatever the cards say: a tree on the left, every diff on
- * the right; or, switched, only what changed since the previous round.
+ * the right; or, switched, only what changed since the previous round, or one commit's changes.
  */
-export function RawMode({ entries, cards, context, current, onOpen, sinceLast }: Props) {
+export function RawMode({ entries, cards, context, current, onOpen, sinceLast, commits }: Props) {
   const [view, setView] = useState<RoundView>('whole');
   const since = view === 'since' && sinceLast.state === 'ok' ? sinceLast.data : null;
-  const shown = since ? since.material : entries;
+  const [chosenCommit, setChosenCommit] = useState<string | null>(null);
+  const byCommit = view === 'commit' && commits.length > 0;
+  const commit = useCommit(context.api, byCommit ? (chosenCommit ?? commits[0]!.id) : null);
+  const ofCommit = commit.state === 'ok' ? commit.data : null;
+  const shown = byCommit ? (ofCommit?.material ?? NO_ENTRIES) : since ? since.material : entries;
   const tree = useMemo(() => fileTree(shown), [shown]);
   const ordered = useMemo(() => treeOrder(tree), [tree]);
   // Marks stay visible in Raw too: cards add, they never take away.
@@ -118,7 +127,7 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
   const blocks = useMemo(
     () =>
       slices.map((entries, i) => ({
-        key: `${since ? 'since' : 'whole'}:${i}`,
+        key: `${ofCommit ? ofCommit.id : since ? 'since' : 'whole'}:${i}`,
         first: entries[0]!.ref,
         refs: new Set(entries.map((e) => e.ref)),
         height: heights[i]!,
@@ -132,12 +141,13 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
             marks={marksByRef.get(entry.ref) ?? NO_MARKS}
             viewed={isViewed(entry)}
             onViewed={(on) => setViewed(entry, on)}
-            fileNote
+            fileNote={!ofCommit}
             sinceRound={since?.from}
+            commit={ofCommit?.id}
           />
         )),
       })),
-    [slices, heights, since, format, api, notes, marksByRef, isViewed, setViewed],
+    [slices, heights, since, ofCommit, format, api, notes, marksByRef, isViewed, setViewed],
   );
   return (
     <div className="inv-layout">
@@ -149,11 +159,21 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
       <main
         ref={main}
         className="inv-main inv-raw"
-        aria-label={since ? `Changed since round ${since.from}` : 'Every changed file'}
+        aria-label={
+          byCommit ? 'Changed by one commit' : since ? `Changed since round ${since.from}` : 'Every changed file'
+        }
       >
-        <RoundSwitch view={view} onView={setView} sinceLast={sinceLast} />
+        <RoundSwitch view={view} onView={setView} sinceLast={sinceLast} commits={commits.length} />
+        {byCommit && (
+          <CommitPicker
+            commits={commits}
+            chosen={chosenCommit ?? commits[0]!.id}
+            onChoose={setChosenCommit}
+            view={commit}
+          />
+        )}
         <NotesElsewhere entries={entries} notes={context.notes} />
-        {ordered.length === 0 && (
+        {ordered.length === 0 && !byCommit && (
           <p className="inv-empty">
             {since ? `Nothing changed since round ${since.from}.` : 'Nothing changed in this round.'}
           </p>
@@ -174,6 +194,7 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast }:
 }
 
 const NO_MARKS: never[] = [];
+const NO_ENTRIES: MaterialEntry[] = [];
 
 /** What the reader does to scroll on their own (a key may also be a jump, which comes after). */
 const READER_SCROLLS = ['wheel', 'keydown', 'pointerdown', 'touchstart'] as const;

@@ -6,6 +6,7 @@ import { formatPlace } from '../model/place';
 import { BinaryView } from '../components/BinaryView';
 import { ApartLineNotes, lineNoteKeys, placeLineNotes } from '../components/LineNotes';
 import { NoteBox } from '../components/NoteBox';
+import { FileCommits, PathStates } from '../components/Provenance';
 import { Visible } from '../components/Visible';
 import { invisibleWarning } from '../model/invisible';
 import { diffLines, findLine, lineAnchor } from '../model/diff-lines';
@@ -35,6 +36,8 @@ interface Props {
   fileNote: boolean;
   /** Set when the diff is the one since that round (not the whole round): line notes off it are not outdated. */
   sinceRound?: number;
+  /** Set when the diff is one commit's: its lines are not the round's, so no notes are taken on it and its context is not widened. */
+  commit?: string;
 }
 
 /**
@@ -61,7 +64,7 @@ export function FileDiff(props: Props) {
   );
 }
 
-function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote, sinceRound }: Props) {
+function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote, sinceRound, commit }: Props) {
   const lineCount = useMemo(() => countLines(entry.diff), [entry.diff]);
   // A viewed file starts folded, and folds when marked viewed; collapse and expand all override both.
   const [open, setOpen] = useFold(startsOpen(entry, lineCount, marks.length > 0) && !viewed);
@@ -77,12 +80,12 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
   }, [target, setOpen]);
   const [openLine, setOpenLine] = useState<string | null>(null);
   const focusLine = useRef<string | null>(null);
-  const context = useExpandedContext(entry, api);
+  const context = useExpandedContext(entry, api, !commit);
   const shown = useMemo(
     () => (context.diff === entry.diff ? entry : { ...entry, diff: context.diff }),
     [entry, context.diff],
   );
-  const savedKeys = lineNoteKeys(notes, entry.ref);
+  const savedKeys = commit ? [] : lineNoteKeys(notes, entry.ref);
   const keys = openLine && !savedKeys.includes(openLine) ? [...savedKeys, openLine] : savedKeys;
   // Numbered lines are needed to place marks and line notes; a file without either skips the
   // work (a 50,000-line diff takes about 10 ms), and numbers them only when a line is clicked.
@@ -106,6 +109,7 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
   ];
 
   const onLineClick = (side: Side, n: number) => {
+    if (commit) return;
     const line = findLine(numbered || !entry.diff ? lines : diffLines(entry.diff), side, n);
     const anchor = line ? lineAnchor(line) : { side, line: n };
     if (!anchor) return;
@@ -130,6 +134,7 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
         onToggle={() => setOpen(!open)}
         foldable={!!entry.diff}
       />
+      <FileCommits entry={entry} />
       <InvisibleWarning entry={entry} />
       {unmatched.map((p, i) => (
         <div key={i} className="inv-mark inv-mark-unmatched" role="note">
@@ -275,6 +280,7 @@ function FileHeader({
         )}
       </span>
       <FileTags entry={entry} />
+      <PathStates entry={entry} />
       <span className="inv-counts">
         {entry.additions != null && <span className="inv-add">+{entry.additions}</span>}
         {entry.deletions != null && <span className="inv-del">−{entry.deletions}</span>}

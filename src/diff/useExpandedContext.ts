@@ -14,9 +14,13 @@ type Range = [number, number];
  * first ask). Only modified and renamed files have lines in no hunk: an added or deleted
  * file's one hunk is the whole file.
  */
-export function useExpandedContext(entry: MaterialEntry, api: Api) {
+export function useExpandedContext(entry: MaterialEntry, api: Api, widen = true) {
   const expandable =
-    !!entry.diff && !entry.binary && !entry.withheld && (entry.status === 'modified' || entry.status === 'renamed');
+    widen &&
+    !!entry.diff &&
+    !entry.binary &&
+    !entry.withheld &&
+    (entry.status === 'modified' || entry.status === 'renamed');
   const [file, setFile] = useState<string[] | null>(null);
   const [revealed, setRevealed] = useState<Range[]>([]);
   const [error, setError] = useState<string | null>(null);

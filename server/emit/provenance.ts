@@ -1,0 +1,50 @@
+import type { MaterialEntry, PathState } from '../../schemas/material';
+import { WITHOUT_REVIEW } from '../git/git';
+import type { RawChange } from '../git/diff';
+import type { Repo } from '../git/repo';
+
+/** Where each changed path of a round stands in git, by path; a path can be in several states. */
+export type Provenance = Map<string, Set<PathState>>;
+
+/**
+ * Where the round's changes stand, from three name lists git makes without touching the
+ * working tree (the capture already read it into `tree`): committed is base → HEAD, staged
+ * is HEAD → the index, and the index → the captured tree is unstaged work, or untracked
+ * files when the index lacks the path. Only object ids are compared, so no file is read or
+ * stat'ed, and like every capture command they take no optional lock.
+ */
+export async function lookUpProvenance(repo: Repo, base: string, tree: string): Promise<Provenance> {
+  const names = (args: string[]) => repo.git.run([...args, '--no-renames', '-z', ...WITHOUT_REVIEW]);
+  const [committed, staged, worktree] = await Promise.all([
+    repo.head && repo.head !== base ? names(['diff', '--name-only', base, repo.head]) : '',
+    names(['diff-index', '--cached', '--name-only', repo.head ?? repo.emptyTree]),
+    // The tree is the "before" side here: a path it has and the index lacks is untracked.
+    names(['diff-index', '--cached', '--name-status', tree]),
+  ]);
+  const provenance: Provenance = new Map();
+  const add = (path: string, state: PathState) => {
+    const states = provenance.get(path);
+    if (states) states.add(state);
+    else provenance.set(path, new Set([state]));
+  };
+  for (const path of nameList(committed)) add(path, 'committed');
+  for (const path of nameList(staged)) add(path, 'staged');
+  const fields = nameList(worktree);
+  for (let i = 0; i + 1 < fields.length; i += 2) add(fields[i + 1]!, fields[i] === 'D' ? 'untracked' : 'unstaged');
+  return provenance;
+}
+
+/** Sets an entry's `provenance` from its path, and its old path when renamed, in the order of PathState. */
+export function addProvenance(entry: MaterialEntry, change: RawChange, provenance: Provenance): void {
+  const states = new Set([
+    ...(provenance.get(change.path) ?? []),
+    ...(change.from ? (provenance.get(change.from) ?? []) : []),
+  ]);
+  entry.provenance = ORDER.filter((state) => states.has(state));
+}
+
+const ORDER: PathState[] = ['committed', 'staged', 'unstaged', 'untracked'];
+
+function nameList(out: string): string[] {
+  return out.split('\0').filter((field) => field !== '');
+}
