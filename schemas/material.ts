@@ -65,6 +65,16 @@ export const MaterialEntry = z.looseObject({
     .object({ reason: z.string() })
     .optional()
     .describe('A privacy-excluded file: listed with its status, its content never copied into `.review/`.'),
+  ref_base64: z
+    .string()
+    .optional()
+    .describe(
+      'The exact bytes of the path, base64, present only when they are not valid UTF-8 (`ref` then shows each invalid byte as a ⟨0xE9⟩ marker).',
+    ),
+  from_base64: z
+    .string()
+    .optional()
+    .describe('The exact bytes of `from`, base64, present only when they are not valid UTF-8.'),
   diff_base64: z
     .string()
     .optional()

@@ -1,3 +1,4 @@
+import { pathFromGit } from './path-bytes';
 import type { Repo } from './repo';
 
 /** A commit that touched a file. */
@@ -16,7 +17,7 @@ export async function commitsByPath(repo: Repo, from: string | null): Promise<Ma
   const byPath = new Map<string, Commit[]>();
   if (!repo.head || from === repo.head) return byPath;
   const range = from ? `${from}..HEAD` : 'HEAD';
-  const out = await repo.git.run([
+  const out = await repo.git.runBytes([
     'log',
     '--reverse',
     '-z',
@@ -27,20 +28,32 @@ export async function commitsByPath(repo: Repo, from: string | null): Promise<Ma
     '--',
   ]);
   let order = 0;
-  for (const record of out.split('\x1e')) {
-    const end = record.indexOf('\0');
+  for (const record of split(out, 0x1e)) {
+    const end = record.indexOf(0);
     if (end === -1) continue;
-    const space = record.indexOf(' ');
-    const commit = { id: record.slice(0, space), subject: record.slice(space + 1, end), order: order++ };
-    for (const file of record
-      .slice(end + 1)
-      .replace(/^\n/, '')
-      .split('\0')) {
-      if (!file) continue;
+    const header = record.subarray(0, end).toString('utf8');
+    const space = header.indexOf(' ');
+    const commit = { id: header.slice(0, space), subject: header.slice(space + 1), order: order++ };
+    const names = record.subarray(record[end + 1] === 0x0a ? end + 2 : end + 1);
+    // Decoded as the diff's paths are, so a name that is not UTF-8 finds its entry.
+    for (const name of split(names, 0)) {
+      if (name.length === 0) continue;
+      const file = pathFromGit(name).text;
       const list = byPath.get(file);
       if (list) list.push(commit);
       else byPath.set(file, [commit]);
     }
   }
   return byPath;
+}
+
+function split(bytes: Buffer, separator: number): Buffer[] {
+  const parts: Buffer[] = [];
+  let start = 0;
+  for (let end = bytes.indexOf(separator); end !== -1; end = bytes.indexOf(separator, start)) {
+    parts.push(bytes.subarray(start, end));
+    start = end + 1;
+  }
+  parts.push(bytes.subarray(start));
+  return parts;
 }
