@@ -191,24 +191,31 @@ export class NotesStore {
 
   /** A read-only notes.json, or one another user owns, is the reader's decision: it is never replaced. */
   private async assertOwnFile(): Promise<void> {
-    const info = await stat(this.file).catch(() => null);
-    if (!info) return;
-    if ((info.mode & 0o222) === 0) {
+    const locked = await notesLocked(this.file);
+    if (locked === 'read-only') {
       throw new NoteRefused(
         403,
         'notes-read-only',
         `${FILE} is read-only, so Involut leaves it as it is; make it writable (chmod u+w ${FILE}) to save notes, the note is kept in the viewer meanwhile.`,
       );
     }
-    const uid = process.getuid?.();
-    if (uid !== undefined && info.uid !== uid) {
+    if (locked !== null) {
       throw new NoteRefused(
         403,
         'notes-not-yours',
-        `${FILE} belongs to another user (uid ${info.uid}), so Involut leaves it as it is; give it back to you (chown) to save notes, the note is kept in the viewer meanwhile.`,
+        `${FILE} belongs to another user (uid ${locked.owner}), so Involut leaves it as it is; give it back to you (chown) to save notes, the note is kept in the viewer meanwhile.`,
       );
     }
   }
+}
+
+/** Why notes.json must not be replaced: it is read-only, or another user's; null when it may be (or is missing). */
+export async function notesLocked(file: string): Promise<'read-only' | { owner: number } | null> {
+  const info = await stat(file).catch(() => null);
+  if (!info) return null;
+  if ((info.mode & 0o222) === 0) return 'read-only';
+  const uid = process.getuid?.();
+  return uid !== undefined && info.uid !== uid ? { owner: info.uid } : null;
 }
 
 /**
