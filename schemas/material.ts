@@ -77,6 +77,16 @@ export const MaterialEntry = z.looseObject({
     .describe(
       'Where the change stands: committed (base..HEAD), staged, unstaged, untracked; several when it is spread over them.',
     ),
+  ref_base64: z
+    .string()
+    .optional()
+    .describe(
+      'The exact bytes of the path, base64, present only when they are not valid UTF-8 (`ref` then shows each invalid byte as a ⟨0xE9⟩ marker).',
+    ),
+  from_base64: z
+    .string()
+    .optional()
+    .describe('The exact bytes of `from`, base64, present only when they are not valid UTF-8.'),
   diff_base64: z
     .string()
     .optional()

@@ -3,8 +3,8 @@ import type { NotePut, NotePutResult, NoteSeen } from '../schemas/api';
 import { noteRecord, parseNotes, setNote, type Note } from '../schemas/notes';
 import { InvolutError } from './errors';
 import { localIsoTime } from './emit/time';
-import { assertNoLinks, commitTemporary, writeTemporary, type ReviewDir } from './review-dir';
-import { issuesOf, readBytes, readSettled, sha256 } from './review-files';
+import { assertNoLinks, commitTemporaryIfUnchanged, writeTemporary, type ReviewDir } from './review-dir';
+import { issuesOf, readSettled, sha256 } from './review-files';
 
 /** A note write the server refuses; `status` is the HTTP status to answer with, `extra` more of the body. */
 export class NoteRefused extends Error {
@@ -23,6 +23,12 @@ const LINE_KEY = /^line:(.+):([+-])([1-9]\d*)$/;
 const MAX_KEY_LENGTH = 4096;
 /** How many times a write is merged again because notes.json changed under it before giving up. */
 const MAX_ATTEMPTS = 50;
+/**
+ * How long after its rename a write is checked to be still on disk before it is
+ * acknowledged: another writer that read the file just before the rename and renamed
+ * its own copy just after would otherwise have dropped the note unnoticed.
+ */
+const SETTLE_MS = 40;
 const FILE = '.review/notes.json';
 
 /** Checks a note key: a card id, `file:<ref>`, or `line:<ref>:<side><n>` (side `+` new, `-` old). */
@@ -53,14 +59,14 @@ interface Current {
  * note under the key must still be what the writer saw (else 409 with what is there
  * now), other keys are kept as they are on disk, and the file must still hold the bytes
  * the write was merged from right before the rename, else the merge is made again. The
- * file and its folder are synced before a write is acknowledged. A notes.json that does
- * not parse, fails the schema, is read-only or belongs to another user is never replaced.
+ * file and its folder are synced before a write is acknowledged, and a write is
+ * acknowledged only once the note is still there a moment later (else merged again).
+ * A notes.json that does not parse, fails the schema, is read-only or belongs to another
+ * user is never replaced.
  */
 export class NotesStore {
   private queue: Promise<unknown> = Promise.resolve();
-  /** Hashes of the bytes this server wrote during the current run of writes (only the newest once none is under way). */
-  private ownWrites: string[] = [];
-  private pending = 0;
+  private readonly listeners = new Set<(hash: string) => void>();
   private readonly file: string;
 
   constructor(private readonly review: ReviewDir) {
@@ -69,14 +75,8 @@ export class NotesStore {
 
   put(key: string, body: NotePut): Promise<NotePutResult> {
     checkNoteKey(key);
-    this.pending += 1;
     const run = this.queue.then(() => this.apply(key, body));
-    this.queue = run
-      .catch(() => {})
-      .then(() => {
-        this.pending -= 1;
-        if (this.pending === 0) this.ownWrites = this.ownWrites.slice(-1);
-      });
+    this.queue = run.catch(() => {});
     return run;
   }
 
@@ -89,13 +89,10 @@ export class NotesStore {
     } while (seen !== this.queue);
   }
 
-  /**
-   * True when these bytes are what the server itself wrote, so no one else changed the
-   * file. Once no write is under way only the newest counts: bytes the server wrote
-   * earlier, found again later, are an older copy someone put back, and viewers must hear of it.
-   */
-  isOwnWrite(hash: string | null): boolean {
-    return hash !== null && this.ownWrites.includes(hash);
+  /** Calls `listener` with the hash of each write's bytes, in the same turn as its rename; returns how to stop. */
+  onWrite(listener: (hash: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   private async apply(key: string, body: NotePut): Promise<NotePutResult> {
@@ -114,7 +111,7 @@ export class NotesStore {
     );
   }
 
-  /** One read-merge-write; null when notes.json changed before the rename, so the merge must be made again. */
+  /** One read-merge-write; null when notes.json changed before the rename or lost the note after it, so the merge must be made again. */
   private async attempt(key: string, body: NotePut): Promise<NotePutResult | null> {
     const current = await this.readCurrent();
     const notes = current.doc.notes;
@@ -144,15 +141,25 @@ export class NotesStore {
     const temporary = await writeTemporary(this.file, text);
     try {
       // Someone else (an editor, another process) wrote notes.json since it was read: merge again.
-      const now = await readBytes(this.file);
-      if (!sameBytes(now, current.bytes)) return null;
-      // Remembered before the rename, so a watcher event racing the write already knows it.
-      this.ownWrites.push(sha256(text));
-      await commitTemporary(temporary, this.file);
+      const hash = sha256(text);
+      const told = () => this.listeners.forEach((listener) => listener(hash));
+      if (!(await commitTemporaryIfUnchanged(temporary, this.file, current.bytes, told))) return null;
     } finally {
       await rm(temporary, { force: true });
     }
-    return { key, note };
+    // An editor that read the file just before the rename may rename its copy over it just after.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    return (await this.holds(key, note)) ? { key, note } : null;
+  }
+
+  /** True when notes.json holds `note` under `key` (or, for null, no note there). */
+  private async holds(key: string, note: Note | null): Promise<boolean> {
+    const read = await readSettled(this.file);
+    if (read.bytes === null || 'error' in read) return false;
+    const parsed = parseNotes(read.value);
+    if (!parsed.success) return false;
+    const there = Object.hasOwn(parsed.data.notes, key) ? parsed.data.notes[key]! : null;
+    return note === null ? there === null : there !== null && sameNote(there, note);
   }
 
   /** The file as it is on disk (unknown fields kept as they are), or a new empty one. */
@@ -184,24 +191,31 @@ export class NotesStore {
 
   /** A read-only notes.json, or one another user owns, is the reader's decision: it is never replaced. */
   private async assertOwnFile(): Promise<void> {
-    const info = await stat(this.file).catch(() => null);
-    if (!info) return;
-    if ((info.mode & 0o222) === 0) {
+    const locked = await notesLocked(this.file);
+    if (locked === 'read-only') {
       throw new NoteRefused(
         403,
         'notes-read-only',
         `${FILE} is read-only, so Involut leaves it as it is; make it writable (chmod u+w ${FILE}) to save notes, the note is kept in the viewer meanwhile.`,
       );
     }
-    const uid = process.getuid?.();
-    if (uid !== undefined && info.uid !== uid) {
+    if (locked !== null) {
       throw new NoteRefused(
         403,
         'notes-not-yours',
-        `${FILE} belongs to another user (uid ${info.uid}), so Involut leaves it as it is; give it back to you (chown) to save notes, the note is kept in the viewer meanwhile.`,
+        `${FILE} belongs to another user (uid ${locked.owner}), so Involut leaves it as it is; give it back to you (chown) to save notes, the note is kept in the viewer meanwhile.`,
       );
     }
   }
+}
+
+/** Why notes.json must not be replaced: it is read-only, or another user's; null when it may be (or is missing). */
+export async function notesLocked(file: string): Promise<'read-only' | { owner: number } | null> {
+  const info = await stat(file).catch(() => null);
+  if (!info) return null;
+  if ((info.mode & 0o222) === 0) return 'read-only';
+  const uid = process.getuid?.();
+  return uid !== undefined && info.uid !== uid ? { owner: info.uid } : null;
 }
 
 /**
@@ -218,10 +232,6 @@ function noteTime(replaced: Note | null, now = new Date()): string {
 function sameNote(there: Note | null, seen: NoteSeen | null): boolean {
   if (there === null || seen === null) return there === null && seen === null;
   return there.text === seen.text && there.at === seen.at;
-}
-
-function sameBytes(a: Buffer | null, b: Buffer | null): boolean {
-  return a === null || b === null ? a === b : a.equals(b);
 }
 
 /** A failure of the disk, as one sentence naming the file and what to do. */

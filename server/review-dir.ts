@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, readFileSync, renameSync } from 'node:fs';
 import {
   access,
   lstat,
@@ -150,11 +150,45 @@ export async function writeTemporary(file: string, data: string | Buffer): Promi
 /** Renames a synced temporary file onto `file` and syncs the folder, so the rename itself is on disk. */
 export async function commitTemporary(temporary: string, file: string): Promise<void> {
   await rename(temporary, file);
-  const folder = await open(path.dirname(file), 'r');
+  await syncFolder(path.dirname(file));
+}
+
+/**
+ * Renames a synced temporary file onto `file` only while `file` still holds `expected`
+ * (null: missing), then syncs the folder; false, with nothing renamed, when it changed.
+ * The last read, the compare and the rename run back to back with no await between them,
+ * so another process's rename can slip in only during one small synchronous read, not
+ * across thread-pool hops. `onRename` runs right before the rename, in the same turn.
+ */
+export async function commitTemporaryIfUnchanged(
+  temporary: string,
+  file: string,
+  expected: Buffer | null,
+  onRename: () => void = () => {},
+): Promise<boolean> {
+  const now = readBytesSync(file);
+  if (now === null || expected === null ? now !== expected : !now.equals(expected)) return false;
+  onRename();
+  renameSync(temporary, file);
+  await syncFolder(path.dirname(file));
+  return true;
+}
+
+function readBytesSync(file: string): Buffer | null {
   try {
-    await folder.sync();
+    return readFileSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+async function syncFolder(folder: string): Promise<void> {
+  const handle = await open(folder, 'r');
+  try {
+    await handle.sync();
   } finally {
-    await folder.close();
+    await handle.close();
   }
 }
 

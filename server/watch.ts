@@ -21,7 +21,9 @@ export interface WatchOptions {
  * temporary files are ignored. Before `.review/` exists (and after it is removed), it
  * watches the repository's top folder alone, non-recursively, for `.review` to appear.
  * A change is reported once its bytes have settled (see `readSettled`) and differ from
- * the last ones reported; the server's own note writes are not reported.
+ * the last ones reported. The server's own note writes are not reported, but count as
+ * the last bytes seen from the moment of their rename, so an older copy put back right
+ * after one is reported even when the watcher never read the write itself.
  */
 export class ReviewWatcher {
   private watcher: FSWatcher | null = null;
@@ -33,15 +35,22 @@ export class ReviewWatcher {
   private readonly timers = new Map<ReviewFile, NodeJS.Timeout>();
   private readonly busy = new Set<ReviewFile>();
   private readonly again = new Set<ReviewFile>();
+  /** How many note writes the server has made, to tell a read that raced one. */
+  private noteWrites = 0;
+  private readonly unlisten: () => void;
 
   constructor(
     private readonly files: ReviewFiles,
-    private readonly notes: NotesStore,
+    notes: NotesStore,
     private readonly onChange: (file: ReviewFile) => void,
     private readonly options: WatchOptions = {},
   ) {
     this.dir = files.review.dir;
     this.root = path.dirname(this.dir);
+    this.unlisten = notes.onWrite((hash) => {
+      this.last.set('notes', hash);
+      this.noteWrites += 1;
+    });
   }
 
   async start(): Promise<void> {
@@ -51,6 +60,7 @@ export class ReviewWatcher {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.unlisten();
     for (const timer of this.timers.values()) clearTimeout(timer);
     await this.arming;
     await this.watcher?.close();
@@ -139,11 +149,14 @@ export class ReviewWatcher {
     try {
       do {
         this.again.delete(file);
+        const writes = this.noteWrites;
         const { hash } = await this.files.read(file);
-        if (this.closed || hash === this.last.get(file)) continue;
-        this.last.set(file, hash);
-        if (file === 'notes' && this.notes.isOwnWrite(hash)) continue;
-        this.onChange(file);
+        // The server wrote notes.json while this read was under way: the bytes may predate it.
+        if (file === 'notes' && writes !== this.noteWrites) this.again.add(file);
+        else if (!this.closed && hash !== this.last.get(file)) {
+          this.last.set(file, hash);
+          this.onChange(file);
+        }
       } while (this.again.has(file));
     } catch (error) {
       this.options.onError?.(error);

@@ -1,4 +1,5 @@
 import { checkReview, type Finding } from '../check/findings';
+import { notesLockedFindings } from '../check/notes-locked';
 import type { Output } from '../output';
 import { readReview } from '../read-review';
 
@@ -14,8 +15,9 @@ export interface CheckFlags {
  * material. Returns the exit code: 1 on errors (or on warnings with --strict), else 0.
  */
 export async function check(flags: CheckFlags, out: Output): Promise<number> {
-  const { cards, notes, material, raw } = await readReview(flags.repo);
+  const { cards, notes, material, raw, review } = await readReview(flags.repo);
   const findings = checkReview({ cards, notes, material, raw: { cards: raw.cards, notes: raw.notes } });
+  findings.push(...(await notesLockedFindings(review)));
   const errors = findings.filter((f) => f.level === 'error').length;
   const warnings = findings.length - errors;
   const repeated = new Set(findings.filter((f) => f.code === 'duplicate-id').map((f) => f.card));

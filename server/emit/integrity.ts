@@ -21,15 +21,17 @@ export async function verifyStored(repo: Repo, tree: string, changes: RawChange[
   for (const change of changes) {
     if (change.status === 'D') continue;
     if (!ZERO_OID.test(change.newOid) && change.newMode !== GITLINK) questions.add(change.newOid);
-    if (change.path.includes('\n')) continue;
-    for (let at = change.path.indexOf('/'); at !== -1; at = change.path.indexOf('/', at + 1))
-      questions.add(`${tree}:${change.path.slice(0, at)}`);
+    // Asked by its bytes (a folder's name need not be UTF-8), as latin1 keeps them one to one.
+    const file = change.pathBytes?.toString('latin1') ?? Buffer.from(change.path).toString('latin1');
+    if (file.includes('\n')) continue;
+    for (let at = file.indexOf('/'); at !== -1; at = file.indexOf('/', at + 1))
+      questions.add(`${tree}:${file.slice(0, at)}`);
   }
   const answer = await repo.git.run(
     ['cat-file', '--batch-check=%(objectname)'],
     {},
     [],
-    Buffer.from(`${[...questions].join('\n')}\n`),
+    Buffer.from(`${[...questions].join('\n')}\n`, 'latin1'),
   );
   if (answer.split('\n').some((line) => line.endsWith(' missing'))) {
     throw new InvolutError(

@@ -264,7 +264,7 @@ export async function lookUpFacts(
     blobSizes(repo, oids),
     generatedAttribute(
       repo,
-      changes.map((c) => c.path),
+      changes.map((c) => c.pathBytes ?? c.path),
     ),
   ]);
   return { commits, sizes, withheld, generated: (file) => isGenerated(file, attributes.get(file)) };

@@ -1,17 +1,24 @@
+import { pathFromGit } from './path-bytes';
 import type { Repo } from './repo';
 
-/** `linguist-generated` per path: true (set), false (explicitly unset), absent when unspecified. */
-export async function generatedAttribute(repo: Repo, paths: string[]): Promise<Map<string, boolean>> {
+/**
+ * `linguist-generated` per path (keyed by its text, see `pathFromGit`): true (set), false
+ * (explicitly unset), absent when unspecified. A path that is not UTF-8 is given as its bytes.
+ */
+export async function generatedAttribute(repo: Repo, paths: Array<string | Buffer>): Promise<Map<string, boolean>> {
   const result = new Map<string, boolean>();
   if (paths.length === 0) return result;
   // `--all`: only the attributes a path has are written, nothing at all where none applies.
   const args = ['check-attr', '-z', '--stdin', '--all'];
-  const fields = (await repo.git.runBytes(args, {}, [], Buffer.from(paths.map((p) => `${p}\0`).join(''))))
-    .toString('utf8')
-    .split('\0');
+  const input = Buffer.concat(paths.flatMap((p) => [Buffer.from(p), Buffer.from([0])]));
+  const out = await repo.git.runBytes(args, {}, [], input);
+  const fields: Buffer[] = [];
+  for (let start = 0, end = out.indexOf(0); end !== -1; start = end + 1, end = out.indexOf(0, start))
+    fields.push(out.subarray(start, end));
   for (let i = 0; i + 2 < fields.length; i += 3) {
-    const generated = fields[i + 1] === GENERATED ? generatedValue(fields[i + 2]) : undefined;
-    if (generated !== undefined) result.set(fields[i]!, generated);
+    const generated =
+      fields[i + 1]!.toString('utf8') === GENERATED ? generatedValue(fields[i + 2]!.toString('utf8')) : undefined;
+    if (generated !== undefined) result.set(pathFromGit(fields[i]!).text, generated);
   }
   return result;
 }

@@ -9,11 +9,14 @@ export const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 /**
  * The bytes of one blob, streamed (`git cat-file blob <tree>:<path>`), or `null` when
  * there is no such blob. The answer waits for the first bytes or git's exit, so a
- * missing object is known before a response starts.
+ * missing object is known before a response starts. A path given as bytes (not UTF-8,
+ * which no command-line argument can carry) is looked up through stdin first.
  */
-export async function readBlobStream(repo: Repo, tree: string, file: string): Promise<Readable | null> {
+export async function readBlobStream(repo: Repo, tree: string, file: string | Buffer): Promise<Readable | null> {
   if (!OBJECT_ID.test(tree)) return null;
-  const child = repo.git.spawn(['cat-file', 'blob', `${tree}:${file}`]);
+  const name = typeof file === 'string' ? `${tree}:${file}` : await objectOf(repo, tree, file);
+  if (name === null) return null;
+  const child = repo.git.spawn(['cat-file', 'blob', name]);
   child.stdin.end();
   const done = exited(child, 'git cat-file');
   done.catch(() => {}); // a failure before the first byte is answered below; later, the stream just ends
@@ -30,4 +33,15 @@ export async function readBlobStream(repo: Repo, tree: string, file: string): Pr
     () => child.stdout,
     () => null,
   );
+}
+
+/** The id of the blob at the path `file` (exact bytes) in `tree`, or null when there is none. */
+async function objectOf(repo: Repo, tree: string, file: Buffer): Promise<string | null> {
+  if (file.includes(0x0a)) return null; // one question per line: a newline in the name cannot be asked
+  const question = Buffer.concat([Buffer.from(`${tree}:`), file, Buffer.from('\n')]);
+  const answer = (
+    await repo.git.run(['cat-file', '--batch-check=%(objectname) %(objecttype)'], {}, [], question)
+  ).trim();
+  const [id, type] = answer.split(' ');
+  return type === 'blob' && id !== undefined && OBJECT_ID.test(id) ? id : null;
 }

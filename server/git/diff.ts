@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { DIFF_FLAGS, WITHOUT_REVIEW, exited } from './git';
+import { pathFromGit } from './path-bytes';
 import type { Repo } from './repo';
 
 /** One record of `git diff --raw`: what happened to one path between base and tree. */
@@ -13,6 +14,9 @@ export interface RawChange {
   path: string;
   /** The old path of a rename. */
   from?: string;
+  /** The exact bytes of `path` (and `from`), present only when they are not valid UTF-8 (see `pathFromGit`). */
+  pathBytes?: Buffer;
+  fromBytes?: Buffer;
 }
 
 /** A raw change with its patch text, as git printed it. */
@@ -114,10 +118,27 @@ export async function listChanges(repo: Repo, base: string, tree: string): Promi
 
 /** Parses `--raw -z` records: `:<old mode> <new mode> <old oid> <new oid> <status>\0<path>\0[<path>\0]`. */
 export function parseRaw(raw: Buffer): RawChange[] {
-  const fields = raw.toString('utf8').split('\0');
+  // Split on NUL before decoding: a path need not be UTF-8, and must keep its bytes.
+  const fields: Buffer[] = [];
+  for (let start = 0; start <= raw.length;) {
+    const end = raw.indexOf(0, start);
+    fields.push(raw.subarray(start, end === -1 ? raw.length : end));
+    start = end === -1 ? raw.length + 1 : end + 1;
+  }
   const changes: RawChange[] = [];
+  const named = (change: Omit<RawChange, 'path'>, pathField: Buffer, fromField?: Buffer): RawChange => {
+    const path = pathFromGit(pathField);
+    const from = fromField ? pathFromGit(fromField) : null;
+    return {
+      ...change,
+      path: path.text,
+      ...(path.bytes ? { pathBytes: path.bytes } : {}),
+      ...(from ? { from: from.text } : {}),
+      ...(from?.bytes ? { fromBytes: from.bytes } : {}),
+    };
+  };
   for (let i = 0; i < fields.length;) {
-    const meta = fields[i++]!;
+    const meta = fields[i++]!.toString('latin1');
     if (!meta.startsWith(':')) continue;
     const [oldMode, newMode, oldOid, newOid, score] = meta.slice(1).split(' ') as [
       string,
@@ -130,9 +151,9 @@ export function parseRaw(raw: Buffer): RawChange[] {
     if (letter === 'R' || letter === 'C') {
       const from = fields[i++]!;
       const path = fields[i++]!;
-      changes.push({ status: letter === 'R' ? 'R' : 'A', oldMode, newMode, oldOid, newOid, path, from });
+      changes.push(named({ status: letter === 'R' ? 'R' : 'A', oldMode, newMode, oldOid, newOid }, path, from));
     } else {
-      changes.push({ status: letter, oldMode, newMode, oldOid, newOid, path: fields[i++]! });
+      changes.push(named({ status: letter, oldMode, newMode, oldOid, newOid }, fields[i++]!));
     }
   }
   return changes;

@@ -1,3 +1,4 @@
+import { pathFromGit } from './path-bytes';
 import type { Repo } from './repo';
 
 /** A commit that touched a file. */
@@ -24,7 +25,7 @@ export async function roundLog(repo: Repo, from: string | null): Promise<RoundLo
   const commits: Commit[] = [];
   if (!repo.head || from === repo.head) return { commits, byPath };
   const range = from ? `${from}..HEAD` : 'HEAD';
-  const out = await repo.git.run([
+  const out = await repo.git.runBytes([
     'log',
     '--reverse',
     '-z',
@@ -35,23 +36,36 @@ export async function roundLog(repo: Repo, from: string | null): Promise<RoundLo
     '--',
   ]);
   let order = 0;
-  for (const record of out.split('\x1e')) {
-    if (!record) continue;
+  for (const record of split(out, 0x1e)) {
+    if (record.length === 0) continue;
     // A commit that touched nothing (a merge, an empty commit) has no NUL when it is the last.
-    const cut = record.indexOf('\0');
+    const cut = record.indexOf(0);
     const end = cut === -1 ? record.length : cut;
-    const space = record.indexOf(' ');
-    const commit = { id: record.slice(0, space), subject: record.slice(space + 1, end), order: order++ };
+    const header = record.subarray(0, end).toString('utf8');
+    const space = header.indexOf(' ');
+    const commit = { id: header.slice(0, space), subject: header.slice(space + 1), order: order++ };
     commits.push(commit);
-    for (const file of record
-      .slice(end + 1)
-      .replace(/^\n/, '')
-      .split('\0')) {
-      if (!file) continue;
+    if (cut === -1) continue;
+    const names = record.subarray(record[end + 1] === 0x0a ? end + 2 : end + 1);
+    // Decoded as the diff's paths are, so a name that is not UTF-8 finds its entry.
+    for (const name of split(names, 0)) {
+      if (name.length === 0) continue;
+      const file = pathFromGit(name).text;
       const list = byPath.get(file);
       if (list) list.push(commit);
       else byPath.set(file, [commit]);
     }
   }
   return { commits, byPath };
+}
+
+function split(bytes: Buffer, separator: number): Buffer[] {
+  const parts: Buffer[] = [];
+  let start = 0;
+  for (let end = bytes.indexOf(separator); end !== -1; end = bytes.indexOf(separator, start)) {
+    parts.push(bytes.subarray(start, end));
+    start = end + 1;
+  }
+  parts.push(bytes.subarray(start));
+  return parts;
 }

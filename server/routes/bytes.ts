@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../app';
 import { contentTypeOf } from '../content-type';
 import { readBlobStream } from '../git/blob-stream';
+import { pathForGit } from '../git/path-bytes';
 import { checkRelativePath, decodeTail, insideFolder } from '../paths';
 import { assertNoLinks } from '../review-dir';
 import { refuse } from '../security';
@@ -35,7 +36,7 @@ export function byteRoutes(api: FastifyInstance, context: AppContext): void {
       return notFound(reply, `'${ref}' was deleted in this round: it has no after version.`);
     if (entry.withheld)
       return notFound(reply, `'${ref}' is withheld by a privacy exclude: its content never leaves git.`);
-    const stream = await readBlobStream(context.repo, material.tree, ref);
+    const stream = await readBlobStream(context.repo, material.tree, pathForGit(ref, entry.ref_base64));
     if (!stream)
       return notFound(
         reply,

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { LinesQuery, type Lines } from '../../schemas/api';
 import type { AppContext } from '../app';
 import { readBlobStream } from '../git/blob-stream';
+import { pathForGit } from '../git/path-bytes';
 import { checkRelativePath, decodeTail } from '../paths';
 import { refuse } from '../security';
 
@@ -33,9 +34,11 @@ export function lineRoutes(api: FastifyInstance, context: AppContext): void {
     if (side === 'before' && entry.status === 'added')
       return notFound(reply, `'${ref}' was added in this round: it has no before version.`);
     const tree = side === 'after' ? state.data.source.tree : state.data.source.base;
-    const stream = tree
-      ? await readBlobStream(context.repo, tree, side === 'before' ? (entry.from ?? ref) : ref)
-      : null;
+    const file =
+      side === 'before' && entry.from !== undefined
+        ? pathForGit(entry.from, entry.from_base64)
+        : pathForGit(ref, entry.ref_base64);
+    const stream = tree ? await readBlobStream(context.repo, tree, file) : null;
     if (!stream)
       return notFound(
         reply,

@@ -172,15 +172,18 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
   );
 }
 
-/** A warning on a file whose name or diff holds direction-control or invisible characters. */
+const NOT_UTF8 = 'The file name holds bytes that are not UTF-8, shown as ⟨0x…⟩ markers.';
+
+/** A warning on a file whose name or diff holds direction-control or invisible characters, or bytes that are not UTF-8. */
 function InvisibleWarning({ entry }: { entry: MaterialEntry }) {
   const warnings = useMemo(
     () =>
       [
         invisibleWarning(`${entry.from ?? ''}${entry.ref}`, 'The file name'),
+        entry.ref_base64 !== undefined || entry.from_base64 !== undefined ? NOT_UTF8 : null,
         entry.diff ? invisibleWarning(entry.diff, 'The diff') : null,
       ].filter((w) => w !== null),
-    [entry.ref, entry.from, entry.diff],
+    [entry.ref, entry.from, entry.diff, entry.ref_base64, entry.from_base64],
   );
   if (warnings.length === 0) return null;
   return (

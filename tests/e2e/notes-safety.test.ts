@@ -73,11 +73,9 @@ describe('a note no longer on disk', () => {
     await box.pressSequentially(' and second');
     await until(repo.notes, (n) => n?.notes[key]?.text === 'first and second', 'the second note');
     await eventually(() => statusOf(page, key)).toBe('saved');
-    // A backup, a sync tool or a `git checkout` comes along later, not within the same moment as
-    // the save: the server and the tab have both settled on the saved note by then.
-    await page.waitForTimeout(1500);
 
-    // A backup, a sync tool or a `git checkout` puts the older file back.
+    // A backup, a sync tool or a `git checkout` puts the older file back, right after the save:
+    // before the server's watcher has read its own write.
     writeFileSync(repo.review('.notes.older'), older);
     renameSync(repo.review('.notes.older'), repo.review('notes.json'));
     await eventually(() => statusOf(page, key)).toBe('no longer in notes.json');

@@ -1,11 +1,11 @@
-import { appendFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ReviewFile } from '../../schemas/api';
 import { NotesStore } from '../../server/notes-store';
 import { reviewDir } from '../../server/review-dir';
 import { ReviewFiles, sha256 } from '../../server/review-files';
-import { ReviewWatcher } from '../../server/watch';
+import { ReviewWatcher, type WatchOptions } from '../../server/watch';
 import { removeTempDirs, sleep, tempDir } from '../helpers/server';
 
 const open: ReviewWatcher[] = [];
@@ -15,16 +15,21 @@ afterEach(async () => {
 afterAll(removeTempDirs);
 
 /** A watcher over a bare folder (the watcher needs no git) and the changes it reports. */
-async function watching(root = tempDir()) {
+async function watching(root = tempDir(), options: WatchOptions = {}) {
   const review = reviewDir(root);
   const files = new ReviewFiles(review);
   const notes = new NotesStore(review);
   const changes: Array<{ file: ReviewFile; at: number; ok: boolean; hash: string | null }> = [];
-  const watcher = new ReviewWatcher(files, notes, (file) => {
-    const at = performance.now();
-    // What a viewer refetching right now would be served.
-    void files.read(file).then(({ state, hash }) => changes.push({ file, at, ok: state.state === 'ok', hash }));
-  });
+  const watcher = new ReviewWatcher(
+    files,
+    notes,
+    (file) => {
+      const at = performance.now();
+      // What a viewer refetching right now would be served.
+      void files.read(file).then(({ state, hash }) => changes.push({ file, at, ok: state.state === 'ok', hash }));
+    },
+    options,
+  );
   open.push(watcher);
   await watcher.start();
   return { root, review, files, notes, watcher, changes };
@@ -94,6 +99,19 @@ describe('the watcher of .review/', () => {
     expect(changes.filter((c) => c.file === 'notes')).toEqual([]);
     writeAtomic(review.notes, JSON.stringify({ contract: 1, notes: {} }));
     await until(() => changes.find((c) => c.file === 'notes'));
+  });
+
+  it('reports an older notes.json put back right after a note write, before it read that write', async () => {
+    // A long quiet time, so the put-back lands before the watcher has read the second write.
+    const { review, notes, changes } = await watching(tempDir(), { debounceMs: 300 });
+    mkdirSync(review.dir);
+    await sleep(100);
+    const first = await notes.put('c_1', { text: 'first', title: 't', refs: [], seen: null });
+    await sleep(500);
+    const older = readFileSync(review.notes);
+    await notes.put('c_1', { text: 'first and second', title: 't', refs: [], seen: first.note });
+    writeAtomic(review.notes, older.toString('utf8'));
+    await until(() => changes.find((c) => c.file === 'notes' && c.hash === sha256(older)), 2000);
   });
 
   it.each([
