@@ -1,4 +1,4 @@
-import { useLayoutEffect, useState, type RefObject } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 
 /** Rows drawn beyond each edge of the view, so a quick scroll shows no empty band. */
 const OVERSCAN = 12;
@@ -18,7 +18,8 @@ export function useRowWindow(
   rowHeight: number,
 ): { start: number; end: number } {
   const [range, setRange] = useState({ start: 0, end: FIRST });
-  useLayoutEffect(() => {
+  // A passive effect: a scroller that is the list's parent has its ref set only after the list's layout effects ran.
+  useEffect(() => {
     const box = scroller.current;
     const rows = list.current;
     if (!box || !rows) return;

@@ -134,8 +134,13 @@ describe('the tree of a 10,000-file round', () => {
     expect(await rows()).toBeLessThan(300);
     expect(await text(page.locator('nav[aria-label="Changed files"] .inv-coverage'))).toMatch(/^10006 changed files/);
 
-    // The filter finds a file far down, among all of them.
+    // Scrolled down to the last file of the folders, the tree draws the rows there instead, and a click opens it.
     const last = name(files - 1);
+    await (await treeRow(page, last)).click();
+    await eventually(() => rowsOnScreen(page, last)).toBe(true);
+    expect(await rows()).toBeLessThan(300);
+
+    // The filter finds a file far down, among all of them.
     await page.getByRole('searchbox', { name: 'Filter files by path' }).fill('f09999');
     await eventually(() => text(page.locator('.inv-filter-count'))).toBe('1 of 10006 files');
     await eventually(() => tree(page).locator(`[title="${last}"]`).count()).toBe(1);
@@ -150,9 +155,5 @@ describe('the tree of a 10,000-file round', () => {
     await eventually(() => rowsOnScreen(page, 'README.md')).toBe(true);
     expect(await rows()).toBeLessThan(300);
     await screenshot('tree-10000-last');
-    await page.keyboard.press('Home');
-    await (await treeRow(page, last)).click();
-    await eventually(() => rowsOnScreen(page, last)).toBe(true);
-    expect(await rows()).toBeLessThan(300);
-  }, 240_000);
+  }, 400_000);
 });
