@@ -28,6 +28,7 @@ import {
   ROWS_ON_SCREEN,
   sectionOf,
   serve,
+  revealInTree,
   treeButtonOf,
   treeOrderOf,
   WAIT_FRAME,
@@ -117,6 +118,7 @@ try {
     await page.waitForTimeout(1500);
     if (scenario === 'jump') {
       const last = refs[refs.length - 1]!;
+      await page.evaluate(revealInTree(last));
       profile = await record(async () => {
         const ms =
           await page.evaluate(`(async () => { const s = performance.now(); document.querySelector(${treeButtonOf(last)}).click();
@@ -125,6 +127,7 @@ try {
         await page.waitForTimeout(500);
       });
     } else {
+      await page.evaluate(revealInTree(LARGE_REF));
       await page.evaluate(`document.querySelector(${treeButtonOf(LARGE_REF)}).click()`);
       await page.waitForTimeout(500);
       profile = await record(async () => {

@@ -328,7 +328,16 @@ export const FIRST_FILE_DRAWN = `() => { ${VISIBLE}
 
 /** A JS string literal: the selector of a file's section, or of its button in the tree. */
 export const sectionOf = (ref: string) => JSON.stringify(`section.inv-file[data-ref="${ref}"]`);
-export const treeButtonOf = (ref: string) => JSON.stringify(`nav button.inv-tree-file[title="${ref}"]`);
+export const treeButtonOf = (ref: string) => JSON.stringify(`nav .inv-tree-file[title="${ref}"]`);
+
+/** Scrolls the tree (untimed) until a file's row is drawn: the tree draws only the rows in its view. */
+export const revealInTree = (ref: string) => `(async () => {
+  const tree = document.querySelector('nav.inv-tree');
+  for (let top = 0; tree && !document.querySelector(${treeButtonOf(ref)}) && top <= tree.scrollHeight; top += tree.clientHeight / 2) {
+    tree.scrollTop = top;
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  }
+})()`;
 
 export const fileRowsOnScreen = (ref: string) =>
   `() => { ${VISIBLE} const f = document.querySelector(${sectionOf(ref)}); if (!f) return false; for (const r of f.querySelectorAll('.d2h-diff-tbody > tr')) if (visible(r)) return true; return false; }`;
@@ -488,6 +497,7 @@ async function rawRun(
 
     // (b) the last file of the tree, as a click on it does.
     const last = material.refs[material.refs.length - 1]!;
+    await page.evaluate(revealInTree(last));
     const jumpLastMs = (await page.evaluate(
       `(async () => {
         const button = document.querySelector(${treeButtonOf(last)});
@@ -521,6 +531,7 @@ async function rawRun(
     await page.waitForTimeout(300);
 
     // (c) the 50,000-line file: to it, unfold, scroll through.
+    await page.evaluate(revealInTree(LARGE_REF));
     await page.evaluate(`document.querySelector(${treeButtonOf(LARGE_REF)}).click()`);
     await page.waitForTimeout(500);
     const phaseStart = (await page.evaluate('performance.now()')) as number;

@@ -10,6 +10,7 @@ import { HelpOverlay } from './components/HelpOverlay';
 import { ThreadsContext, type Threads } from './components/NoteThread';
 import { RawMode } from './components/RawMode';
 import { SearchBar } from './components/SearchBar';
+import { SkipLink } from './components/SkipLink';
 import { UNCLAIMED } from './components/Sidebar';
 import type { DiffFormat } from './diff/diff2html';
 import { landInSight } from './diff/landInSight';
@@ -204,6 +205,7 @@ function Round({
   return (
     <ThreadsContext.Provider value={threads}>
       <div className="inv-app">
+        <SkipLink />
         <Header
           mode={mode}
           onMode={setMode}

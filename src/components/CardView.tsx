@@ -57,7 +57,7 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
         </h2>
         <CardRound id={card.id} origins={context.origins} />
         <span className="inv-minutes">{card.minutes == null ? 'minutes not stated' : `${card.minutes} min`}</span>
-        <DetailSwitch detail={detail} onDetail={onDetail} />
+        <DetailSwitch title={card.title} detail={detail} onDetail={onDetail} />
       </header>
       <CardInvisibleWarning card={card} />
       <Thread card={card} continuedBy={continuedBy} context={context} />
@@ -119,11 +119,17 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
   );
 }
 
-function DetailSwitch({ detail, onDetail }: { detail: Detail; onDetail: (d: Detail) => void }) {
+function DetailSwitch({ title, detail, onDetail }: { title: string; detail: Detail; onDetail: (d: Detail) => void }) {
   return (
     <div className="inv-detail" role="group" aria-label="How much of the card to show">
       {(['folded', 'summary', 'full'] as const).map((d) => (
-        <button key={d} type="button" aria-pressed={detail === d} onClick={() => onDetail(d)}>
+        <button
+          key={d}
+          type="button"
+          aria-pressed={detail === d}
+          aria-label={`${d}: ${title}`}
+          onClick={() => onDetail(d)}
+        >
           {d}
         </button>
       ))}

@@ -6,6 +6,7 @@ import type { useReading } from '../state/useReading';
 import { CardView, type CardContext } from './CardView';
 import { InvalidCardView } from './InvalidCardView';
 import { Sidebar, UNCLAIMED, invalidId } from './Sidebar';
+import { MAIN_ID } from './SkipLink';
 
 interface Props {
   cards: Card[];
@@ -35,7 +36,7 @@ export function CardsMode({ cards, invalid, request, coverage, fits, context, re
         onSelect={context.onSelect}
         answered={(id) => !!reading.predictions[id]}
       />
-      <main className="inv-main" aria-label="Selected card">
+      <main id={MAIN_ID} tabIndex={-1} className="inv-main" aria-label="Selected card">
         {card && (
           <CardView
             key={card.id}

@@ -37,7 +37,7 @@ export function Header({
   useHeaderHeight(bar);
   return (
     <header ref={bar} className="inv-header">
-      <span className="inv-logo">Involut</span>
+      <h1 className="inv-logo">Involut</h1>
       <div className="inv-segmented" role="group" aria-label="Mode">
         <button
           type="button"

@@ -1,3 +1,5 @@
+import { useEffect, useRef } from 'react';
+
 /** Every key of useKeyboard's KEYS, as the reader reads it; typing in a field triggers none. */
 export const SHORTCUTS: Array<[string, string]> = [
   ['j / k', 'next / previous card (or file, in Raw)'],
@@ -13,10 +15,45 @@ export const SHORTCUTS: Array<[string, string]> = [
   ['Esc', 'leave a note box or the search field, close this help'],
 ];
 
+/** What can take the focus inside the dialog, for keeping Tab there. */
+const FOCUSABLE = 'button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])';
+
+/**
+ * The keys, in a modal dialog: the page behind is inert, Tab and Shift+Tab stay inside,
+ * Escape or a click beside it closes it, and the focus goes back where it was.
+ */
 export function HelpOverlay({ onClose }: { onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const box = dialog.current!;
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    box.showModal();
+    return () => {
+      box.close();
+      before?.focus();
+    };
+  }, []);
+  const keepTab = (event: React.KeyboardEvent) => {
+    if (event.key !== 'Tab') return;
+    const inside = [...dialog.current!.querySelectorAll<HTMLElement>(FOCUSABLE)];
+    const at = inside.indexOf(document.activeElement as HTMLElement);
+    const next = (at + (event.shiftKey ? -1 : 1) + inside.length) % inside.length;
+    event.preventDefault();
+    inside[next]?.focus();
+  };
   return (
-    <div className="inv-overlay" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" onClick={onClose}>
-      <div className="inv-overlay-box" onClick={(e) => e.stopPropagation()}>
+    <dialog
+      ref={dialog}
+      className="inv-overlay"
+      aria-label="Keyboard shortcuts"
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+      onClick={(e) => e.target === e.currentTarget && onClose()}
+      onKeyDown={keepTab}
+    >
+      <div className="inv-overlay-box">
         <h2>Keyboard</h2>
         <table>
           <tbody>
@@ -30,10 +67,14 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
             ))}
           </tbody>
         </table>
+        <p className="inv-muted">
+          In the file tree: the arrow keys move up and down, and open, close or leave a folder; Home and End go to the
+          first and last row; Enter opens the file.
+        </p>
         <button type="button" onClick={onClose} autoFocus>
           Close
         </button>
       </div>
-    </div>
+    </dialog>
   );
 }

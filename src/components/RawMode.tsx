@@ -19,6 +19,7 @@ import { FileBlock } from './FileBlock';
 import { FileTree } from './FileTree';
 import { NotesElsewhere } from './NotesElsewhere';
 import { RoundSwitch, type RoundView } from './RoundSwitch';
+import { MAIN_ID } from './SkipLink';
 
 interface Props {
   entries: MaterialEntry[];
@@ -158,6 +159,8 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast, c
       )}
       <main
         ref={main}
+        id={MAIN_ID}
+        tabIndex={-1}
         className="inv-main inv-raw"
         aria-label={
           byCommit ? 'Changed by one commit' : since ? `Changed since round ${since.from}` : 'Every changed file'

@@ -1,6 +1,14 @@
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { chunkHasLine, chunkRows, drawChunk, highlightChunk, type Chunk, type DiffFormat } from './diff2html';
+import {
+  chunkHasLine,
+  chunkRows,
+  drawChunk,
+  highlightChunk,
+  scrollableByKeyboard,
+  type Chunk,
+  type DiffFormat,
+} from './diff2html';
 import type { Target } from '../state/target';
 import { insertRows, lineOfCell, rowIndexOf, rowOf, ROW_HEIGHT, type Side } from './rows';
 import { useDrawTurn } from './drawTurn';
@@ -70,7 +78,7 @@ export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, tar
       })
       .filter((x) => x !== null);
     setSlots(placed);
-    const handle = idle(() => void highlightChunk(target, format));
+    const handle = idle(() => void highlightChunk(target, format).then(() => scrollableByKeyboard(target)));
     return () => cancelIdle(handle);
     // `placement` stands for `mine`: redraw only when what is placed, or where, changes.
   }, [drawn, chunk, format, placement]); // eslint-disable-line react-hooks/exhaustive-deps

@@ -7,11 +7,11 @@ export function ContextBar({ context, refName }: { context: ExpandedContext; ref
     <div className="inv-context-bar" role="group" aria-label={`Context of ${refName}`}>
       {context.moreBelow && (
         <button type="button" onClick={() => void context.below()}>
-          ↓ Show {CONTEXT_STEP} more lines below
+          ↓ Show {CONTEXT_STEP} more lines below<span className="inv-visually-hidden"> in {refName}</span>
         </button>
       )}
       <button type="button" onClick={() => void context.wholeFile()}>
-        ↕ Show the whole file
+        ↕ Show the whole file<span className="inv-visually-hidden"> {refName}</span>
       </button>
       <span className="inv-muted">Click a hunk header to show {CONTEXT_STEP} lines above it.</span>
       {context.error && (

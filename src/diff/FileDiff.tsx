@@ -227,6 +227,7 @@ function FileBody({
               : 'Folded'}
         : {lineCount.toLocaleString()} lines
         {entry.bytes != null ? `, ${formatBytes(entry.bytes)}` : ''}. Show it
+        <span className="inv-visually-hidden">: {entry.ref}</span>
       </button>
     );
   }
@@ -297,7 +298,13 @@ function FileHeader({
         #
       </a>
       <label className="inv-viewed">
-        <input type="checkbox" checked={viewed} onChange={(e) => onViewed(e.target.checked)} /> viewed
+        <input
+          type="checkbox"
+          checked={viewed}
+          aria-label={`Viewed: ${entry.ref}`}
+          onChange={(e) => onViewed(e.target.checked)}
+        />{' '}
+        viewed
       </label>
     </header>
   );

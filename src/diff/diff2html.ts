@@ -280,6 +280,19 @@ export async function highlightChunk(target: HTMLElement, format: DiffFormat): P
   if (target.dataset.invisible) markInvisible(target);
 }
 
+/**
+ * A drawn chunk's panes whose lines run wider than the pane take the focus, so the keyboard
+ * scrolls them sideways as the mouse does. Narrow ones stay out of the Tab order.
+ */
+export function scrollableByKeyboard(target: HTMLElement): void {
+  for (const pane of target.querySelectorAll<HTMLElement>('.d2h-file-diff, .d2h-file-side-diff')) {
+    if (pane.scrollWidth <= pane.clientWidth) continue;
+    pane.tabIndex = 0;
+    pane.setAttribute('role', 'group');
+    pane.setAttribute('aria-label', 'Diff lines, scroll sideways');
+  }
+}
+
 /** Paired lines sharing less than this part of their text are rewrites: marking their words would only add noise. */
 const SIMILAR = 0.4;
 /** Longer lines are left unmarked, as diff2html's own default does (diffing them could hold the page). */

@@ -78,9 +78,64 @@ export function treeOrder(node: TreeNode): MaterialEntry[] {
   return node.children.flatMap(treeOrder);
 }
 
-/** Rows the node takes in the tree with every folder open: its own, and each of its descendants'. */
-export function treeRows(node: TreeNode): number {
-  return 1 + node.children.reduce((n, child) => n + treeRows(child), 0);
+/** One row of the tree as drawn: a folder or a file, where it sits among its siblings. */
+export interface TreeRow {
+  node: TreeNode;
+  /** 1 for the top level (`aria-level`). */
+  level: number;
+  /** How many siblings it has, itself included, and its place among them from 1 (`aria-setsize`, `aria-posinset`). */
+  setSize: number;
+  posInSet: number;
+  /** The index of its folder's row; -1 at the top level. */
+  parent: number;
+}
+
+/** The rows of the tree in display order: every folder, and the children of those not in `closed` (folder paths). */
+export function visibleRows(root: TreeNode, closed: ReadonlySet<string>): TreeRow[] {
+  const rows: TreeRow[] = [];
+  const walk = (folder: TreeNode, level: number, parent: number) => {
+    folder.children.forEach((node, i) => {
+      rows.push({ node, level, setSize: folder.children.length, posInSet: i + 1, parent });
+      if (!node.entry && !closed.has(node.path)) walk(node, level + 1, rows.length - 1);
+    });
+  };
+  walk(root, 1, -1);
+  return rows;
+}
+
+/** A key of the WAI-ARIA tree pattern; what it does depends on the row it is pressed on. */
+export type TreeKey = 'ArrowUp' | 'ArrowDown' | 'ArrowLeft' | 'ArrowRight' | 'Home' | 'End';
+
+/**
+ * What a key does on row `at`: the row it moves to, or the folder it opens or closes
+ * (`toggle`); null when it does nothing there.
+ */
+export function treeMove(
+  rows: TreeRow[],
+  at: number,
+  key: TreeKey,
+  isOpen: (row: TreeRow) => boolean,
+): { to: number } | { toggle: number } | null {
+  const row = rows[at];
+  if (!row) return rows.length ? { to: 0 } : null;
+  const folder = !row.node.entry;
+  switch (key) {
+    case 'ArrowUp':
+      return at > 0 ? { to: at - 1 } : null;
+    case 'ArrowDown':
+      return at < rows.length - 1 ? { to: at + 1 } : null;
+    case 'Home':
+      return { to: 0 };
+    case 'End':
+      return { to: rows.length - 1 };
+    case 'ArrowRight':
+      if (!folder) return null;
+      if (!isOpen(row)) return { toggle: at };
+      return rows[at + 1]?.parent === at ? { to: at + 1 } : null;
+    case 'ArrowLeft':
+      if (folder && isOpen(row)) return { toggle: at };
+      return row.parent >= 0 ? { to: row.parent } : null;
+  }
 }
 
 /** The entries whose path (or old path) holds every space-separated piece of `filter`, in any case. */

@@ -36,7 +36,7 @@ function contextRound(repo: FixtureRepo): void {
 
 const fileOf = (page: Page, ref: string) => page.locator(`section.inv-file[data-ref=${JSON.stringify(ref)}]`);
 const treeButton = (page: Page, ref: string) =>
-  page.locator(`nav[aria-label="Changed files"] button.inv-tree-file[title=${JSON.stringify(ref)}]`);
+  page.locator(`nav[aria-label="Changed files"] .inv-tree-file[title=${JSON.stringify(ref)}]`);
 
 /** Old and new numbers of the unified row whose code reads `code`, or null when no row shows it. */
 const unifiedNumbers = (page: Page, ref: string, code: string) =>

@@ -13,7 +13,7 @@ const { open } = e2e();
 const nav = (page: Page) => page.locator('nav.inv-sidebar');
 const fileOf = (page: Page, ref: string) => page.locator(`section.inv-file[data-ref=${JSON.stringify(ref)}]`);
 const treeButton = (page: Page, ref: string) =>
-  page.locator(`nav[aria-label="Changed files"] button.inv-tree-file[title=${JSON.stringify(ref)}]`);
+  page.locator(`nav[aria-label="Changed files"] .inv-tree-file[title=${JSON.stringify(ref)}]`);
 const fragment = (page: Page) => Object.fromEntries(new URLSearchParams(new URL(page.url()).hash.slice(1)));
 
 /** The file's top against the app bar: a jump must leave its header fully below the bar. */
@@ -82,7 +82,7 @@ describe('the URL keeps the reader’s place', () => {
     await eventually(() => fragment(page).file).toBe('src/util/text.ts');
     await eventually(() => fileTop(page, 'src/util/text.ts')).toEqual({ belowBar: true, nearTop: true });
     await eventually(() =>
-      page.locator('nav[aria-label="Changed files"] li[aria-selected="true"] > button').getAttribute('title'),
+      page.locator('nav[aria-label="Changed files"] .inv-tree-file[aria-selected="true"]').getAttribute('title'),
     ).toBe('src/util/text.ts');
     await page.goForward();
     await eventually(() => fragment(page).file).toBe('scripts/seed.ts');

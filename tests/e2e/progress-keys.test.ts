@@ -16,7 +16,7 @@ const tree = (page: Page) => page.locator('nav[aria-label="Changed files"]');
 const fileOf = (page: Page, ref: string) => page.locator(`section.inv-file[data-ref=${JSON.stringify(ref)}]`);
 const treeRefs = (page: Page) =>
   tree(page)
-    .locator('button.inv-tree-file')
+    .locator('.inv-tree-file')
     .evaluateAll((b) => b.map((x) => x.getAttribute('title')));
 const drawnRows = (page: Page, ref: string) => fileOf(page, ref).locator('tbody.d2h-diff-tbody > tr').count();
 const modeButton = (page: Page, name: 'Cards' | 'Raw') =>
@@ -163,7 +163,7 @@ describe('keys', () => {
     await modeButton(page, 'Raw').click();
     await page.locator('main[aria-label="Every changed file"]').waitFor();
     // From the file's top (its first hunk just under its header), . goes to the second hunk.
-    await tree(page).locator('button.inv-tree-file[title="aaa/hunks.ts"]').click();
+    await tree(page).locator('.inv-tree-file[title="aaa/hunks.ts"]').click();
     await eventually(() => landed(page, '.inv-diff tr:has(> td.d2h-info)')).toMatch(/^@@ -7,7 \+7,7 @@/);
     await page.keyboard.press('.');
     await eventually(() => landed(page, '.inv-diff tr:has(> td.d2h-info)')).toMatch(/^@@ -97,47 \+97,47 @@/);

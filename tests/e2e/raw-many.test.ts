@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { e2e, eventually, texts, type FixtureRepo } from '../helpers/browser';
+import { e2e, eventually, texts, treeRow, type FixtureRepo } from '../helpers/browser';
 
 const { open } = e2e();
 
@@ -37,11 +37,9 @@ function manyFiles(repo: FixtureRepo): void {
 }
 
 const fileOf = (page: Page, ref: string) => page.locator(`section.inv-file[data-ref=${JSON.stringify(ref)}]`);
-const treeButton = (page: Page, ref: string) =>
-  page.locator(`nav[aria-label="Changed files"] button.inv-tree-file[title=${JSON.stringify(ref)}]`);
 const selected = (page: Page) =>
   page
-    .locator('nav[aria-label="Changed files"] li[aria-selected="true"] > button')
+    .locator('nav[aria-label="Changed files"] .inv-tree-file[aria-selected="true"]')
     .evaluateAll((b) => b.map((x) => x.getAttribute('title')));
 /** Whether some of the file's diff rows are drawn inside the viewport. */
 const rowsOnScreen = (page: Page, ref: string) =>
@@ -56,7 +54,7 @@ describe('Raw mode on a round of many files', () => {
   it('jumps to a file clicked in the tree, draws its rows, and moves the selection there', async () => {
     const { page, screenshot } = await open('review-basic', { cards: 'none', prepare: manyFiles });
     const last = name(FILES - 1);
-    await treeButton(page, last).click();
+    await (await treeRow(page, last)).click();
     await eventually(() => rowsOnScreen(page, last)).toBe(true);
     await eventually(() => selected(page)).toEqual([last]);
     expect(await texts(fileOf(page, last).locator('.d2h-code-line-ctn'))).toContain(
@@ -65,12 +63,14 @@ describe('Raw mode on a round of many files', () => {
     await screenshot('raw-many-jump-last');
 
     const other = name(3);
-    await treeButton(page, other).click();
+    await (await treeRow(page, other)).click();
     await eventually(() => rowsOnScreen(page, other)).toBe(true);
     await eventually(() => selected(page)).toEqual([other]);
     // Every file is still listed, with its counts.
-    expect(await page.locator('nav[aria-label="Changed files"] button.inv-tree-file').count()).toBe(FILES + 7);
-    expect(await texts(treeButton(page, other).locator('.inv-counts'))).toEqual(['+2 −2']);
+    expect(await texts(page.locator('nav[aria-label="Changed files"] .inv-coverage'))).toEqual([
+      expect.stringMatching(new RegExp(`^${FILES + 7} changed files`)),
+    ]);
+    expect(await texts((await treeRow(page, other)).locator('.inv-counts'))).toEqual(['+2 −2']);
   });
 
   it('mounts each block of files as it comes near: scrolled to the end, the page holds every file of the round', async () => {
@@ -94,7 +94,7 @@ describe('Raw mode on a round of many files', () => {
         blocks[1]!.dataset.firstRef ?? blocks[1]!.firstElementChild!.getAttribute('data-ref')!,
       ];
     });
-    await treeButton(page, end).click();
+    await (await treeRow(page, end)).click();
     await eventually(() => selected(page)).toEqual([end]);
     await page.keyboard.press(']');
     await eventually(() => selected(page)).toEqual([start]);
@@ -107,7 +107,7 @@ describe('Raw mode on a round of many files', () => {
   it('marks the words that changed in a line edited in place, and none in a line rewritten whole', async () => {
     const { page, screenshot } = await open('review-basic', { cards: 'none', prepare: manyFiles });
     const ref = 'src/many/words.ts';
-    await treeButton(page, ref).click();
+    await (await treeRow(page, ref)).click();
     const file = fileOf(page, ref);
     // Marked once the browser is idle, with the highlighting.
     await eventually(() => texts(file.locator('td.d2h-ins ins'))).toEqual(['reader']);

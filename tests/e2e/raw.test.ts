@@ -36,7 +36,7 @@ describe('Raw mode', () => {
     expect(
       (
         await tree(page)
-          .locator('button.inv-tree-file')
+          .locator('.inv-tree-file')
           .evaluateAll((b) => b.map((x) => x.getAttribute('title')))
       ).sort(),
     ).toEqual(refs);
@@ -109,7 +109,7 @@ describe('Raw mode', () => {
   it('keeps viewed checkmarks across reloads and resets one when its file’s hash changes in a new round', async () => {
     const { page, repo, reload, screenshot } = await open('review-basic', { cards: 'none' });
     await rawMain(page).waitFor();
-    const treeItem = (ref: string) => tree(page).locator(`button.inv-tree-file[title=${JSON.stringify(ref)}]`);
+    const treeItem = (ref: string) => tree(page).locator(`.inv-tree-file[title=${JSON.stringify(ref)}]`);
     for (const ref of ['src/auth/session.ts', 'README.md']) {
       await viewedBox(page, ref).check();
       await eventually(() => treeItem(ref).getAttribute('class')).toContain('inv-is-viewed');

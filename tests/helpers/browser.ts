@@ -316,3 +316,23 @@ export function newSideLine(diff: string, needle: string): { text: string; numbe
   }
   throw new Error(`no diff line contains ${needle}`);
 }
+
+/**
+ * A file's row in Raw mode's tree, scrolled into the tree's view first: the tree draws
+ * only the rows in its view, so a row far down is not in the page until then.
+ */
+export async function treeRow(page: Page, ref: string): Promise<Locator> {
+  const row = page.locator(`nav[aria-label="Changed files"] .inv-tree-file[title=${JSON.stringify(ref)}]`);
+  await page.locator('nav[aria-label="Changed files"] [role="tree"]').waitFor();
+  await page.evaluate(
+    async (selector) => {
+      const tree = document.querySelector('nav[aria-label="Changed files"]')!;
+      for (let top = 0; !document.querySelector(selector) && top <= tree.scrollHeight; top += tree.clientHeight / 2) {
+        tree.scrollTop = top;
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+      }
+    },
+    `nav[aria-label="Changed files"] .inv-tree-file[title=${JSON.stringify(ref)}]`,
+  );
+  return row;
+}

@@ -5,7 +5,7 @@ import { budget } from '../../src/model/budget';
 import { continuations, coverage, coverageLine, groupByIntent } from '../../src/model/coverage';
 import { learn, startingDetail } from '../../src/model/detail';
 import { diffLines, findLine, lineAnchor } from '../../src/model/diff-lines';
-import { fileTree, treeOrder, treeRows } from '../../src/model/file-tree';
+import { fileTree, treeMove, treeOrder, visibleRows } from '../../src/model/file-tree';
 import { placeMarks } from '../../src/model/marks';
 import { cardKey, fileKey, lineKey, parseNoteKey } from '../../src/model/note-keys';
 import { placeLineNote } from '../../src/model/line-notes';
@@ -202,9 +202,36 @@ describe('file tree', () => {
       'src/auth/token.ts',
       'README.md',
     ]);
-    // A folder out of view is drawn as tall as its rows: its own and its descendants'.
-    expect(treeRows(tree.children[1]!)).toBe(3);
-    expect(treeRows(tree)).toBe(1 + 2 + 3 + 1);
+  });
+
+  it('draws a closed folder as one row, and gives each row its level, place among its siblings and folder', () => {
+    const tree = fileTree([entry('src/auth/session.ts'), entry('src/auth/token.ts'), entry('README.md')]);
+    const open = visibleRows(tree, new Set());
+    expect(open.map((r) => [r.node.name, r.level, r.posInSet, r.setSize, r.parent])).toEqual([
+      ['src/auth', 1, 1, 2, -1],
+      ['session.ts', 2, 1, 2, 0],
+      ['token.ts', 2, 2, 2, 0],
+      ['README.md', 1, 2, 2, -1],
+    ]);
+    expect(visibleRows(tree, new Set(['src/auth'])).map((r) => r.node.name)).toEqual(['src/auth', 'README.md']);
+  });
+
+  it('moves through the tree as the WAI-ARIA tree pattern says', () => {
+    const tree = fileTree([entry('src/auth/session.ts'), entry('src/auth/token.ts'), entry('README.md')]);
+    const rows = visibleRows(tree, new Set());
+    const isOpen = () => true;
+    expect(treeMove(rows, 0, 'ArrowDown', isOpen)).toEqual({ to: 1 });
+    expect(treeMove(rows, 0, 'ArrowUp', isOpen)).toBeNull();
+    expect(treeMove(rows, 3, 'ArrowDown', isOpen)).toBeNull();
+    expect(treeMove(rows, 2, 'Home', isOpen)).toEqual({ to: 0 });
+    expect(treeMove(rows, 0, 'End', isOpen)).toEqual({ to: 3 });
+    // Right on an open folder enters it, on a closed one opens it; Left closes, or goes up to the folder.
+    expect(treeMove(rows, 0, 'ArrowRight', isOpen)).toEqual({ to: 1 });
+    expect(treeMove(rows, 0, 'ArrowRight', () => false)).toEqual({ toggle: 0 });
+    expect(treeMove(rows, 0, 'ArrowLeft', isOpen)).toEqual({ toggle: 0 });
+    expect(treeMove(rows, 2, 'ArrowLeft', isOpen)).toEqual({ to: 0 });
+    expect(treeMove(rows, 3, 'ArrowLeft', isOpen)).toBeNull();
+    expect(treeMove(rows, 1, 'ArrowRight', isOpen)).toBeNull();
   });
 
   it('sorts names as localeCompare does, and finds each folder once however many files it holds', () => {
