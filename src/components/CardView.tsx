@@ -112,7 +112,7 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
                 marks={(card.marks ?? []).filter((m) => m.ref === ref).map((mark) => ({ mark, cardId: card.id }))}
                 viewed={context.isViewed(entry)}
                 onViewed={(on) => context.setViewed(entry, on)}
-                fileNote={false}
+                fileNote
               />
             );
           })}
