@@ -107,7 +107,7 @@ function CopyPrompt({ notes, count, context }: { notes: Record<string, Note>; co
         disabled={count === 0}
         title="The instruction for the agent, with your open notes as Markdown"
       >
-        Copy {count} open {count === 1 ? 'note' : 'notes'} as prompt
+        Copy {count} {count === 1 ? 'note' : 'notes'} as prompt
       </button>
       {copied && (
         <span className="inv-copied" role="status">
