@@ -39,6 +39,8 @@ export function useLineSelection(
   };
   const anchor = useRef<At | null>(null);
   const drag = useRef<{ from: At; moved: boolean } | null>(null);
+  /** The line number the arrow keys moved to last. */
+  const moved = useRef<Element | null>(null);
   /** A drag just ended: a click that follows it (back on its first line) must not open a one-line note too. */
   const dragged = useRef(false);
 
@@ -119,11 +121,11 @@ export function useLineSelection(
         hit.cell.tabIndex = -1;
         next.cell.tabIndex = 0;
         next.cell.focus();
+        const from = moved.current;
+        moved.current = next.cell;
         if (event.shiftKey) {
-          // A range grows from where the keyboard is; a line number focused anew starts one.
-          const chosen = current.current;
-          const atEnd = chosen?.side === hit.at.side && (chosen.from === hit.at.line || chosen.to === hit.at.line);
-          if (!atEnd || !anchor.current) anchor.current = hit.at;
+          // A range grows from the line the arrows left last; a line number focused anew starts one.
+          if (from !== hit.cell || !anchor.current) anchor.current = hit.at;
           setRange(between(anchor.current, next.at));
         } else {
           anchor.current = next.at;

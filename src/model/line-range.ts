@@ -10,9 +10,10 @@ export interface LineRange {
 
 /**
  * The lines between two line numbers the reader chose (a drag, Shift+click or
- * Shift+arrows), on the side of the first: every line of that side the diff shows between
- * them, kept inside the first one's hunk, since a note quotes lines that read one after
- * another. Null when either line is not in the diff.
+ * Shift+arrows): every line the diff shows between them, kept inside the first one's
+ * hunk, since a note quotes lines that read one after another. A note is on one side:
+ * the side that numbers more of those lines (context lines have both numbers), the
+ * first line's side when both number as many. Null when either line is not in the diff.
  */
 export function rangeBetween(
   lines: DiffLine[],
@@ -23,13 +24,15 @@ export function rangeBetween(
   const last = find(lines, end);
   if (!first || !last) return null;
   const step = last.index >= first.index ? 1 : -1;
-  const numbers: number[] = [];
+  const span: DiffLine[] = [];
   for (let i = first.index; lines[i] && lines[i]!.type !== 'hunk'; i += step) {
-    const n = numberOf(lines[i]!, start.side);
-    if (n !== null) numbers.push(n);
+    span.push(lines[i]!);
     if (i === last.index) break;
   }
-  return { side: start.side, from: Math.min(...numbers), to: Math.max(...numbers) };
+  const numbers = (side: Side) => span.map((l) => numberOf(l, side)).filter((n) => n !== null);
+  const other: Side = start.side === '+' ? '-' : '+';
+  const side = numbers(other).length > numbers(start.side).length ? other : start.side;
+  return { side, from: Math.min(...numbers(side)), to: Math.max(...numbers(side)) };
 }
 
 const numberOf = (line: DiffLine, side: Side) => (side === '+' ? line.newNumber : line.oldNumber);

@@ -310,10 +310,12 @@ describe('line notes across rounds', () => {
 
 describe('choosing lines', () => {
   const lines = diffLines('@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n@@ -10,1 +10,1 @@\n-x\n+y\n');
-  it('takes every line of the first side between two chosen lines, within its hunk', () => {
+  it('takes the lines between two chosen lines, within the hunk, on the side that numbers most of them', () => {
     expect(rangeBetween(lines, { side: '+', line: 1 }, { side: '+', line: 3 })).toEqual({ side: '+', from: 1, to: 3 });
     expect(rangeBetween(lines, { side: '+', line: 3 }, { side: '-', line: 2 })).toEqual({ side: '+', from: 2, to: 3 });
     expect(rangeBetween(lines, { side: '-', line: 1 }, { side: '+', line: 3 })).toEqual({ side: '-', from: 1, to: 3 });
+    // A context line and the deleted line below it: the old side numbers both.
+    expect(rangeBetween(lines, { side: '+', line: 1 }, { side: '-', line: 2 })).toEqual({ side: '-', from: 1, to: 2 });
     // Dragged past the hunk's end: the range stops at it.
     expect(rangeBetween(lines, { side: '+', line: 2 }, { side: '+', line: 10 })).toEqual({ side: '+', from: 2, to: 3 });
     expect(rangeBetween(lines, { side: '+', line: 99 }, { side: '+', line: 1 })).toBeNull();
