@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Cards } from './cards';
 import { Material, MaterialEntry } from './material';
-import { Note, Notes } from './notes';
+import { EarlierText, Note, Notes } from './notes';
 
 /** One problem zod found, with the path to the offending value. */
 export const Issue = z.object({
@@ -66,7 +66,18 @@ export const NoteSeen = z.object({ text: z.string(), at: z.string() });
  * it (`null`: there was none). When notes.json holds something else there now, the write is
  * refused with a NoteConflict; changes to other keys never refuse it, they are kept.
  */
-export const NotePut = z.strictObject({ ...Note.omit({ at: true }).shape, seen: NoteSeen.nullable() });
+export const NotePut = z.strictObject({
+  ...Note.omit({ at: true, resolvedAt: true, earlier: true }).shape,
+  /** true: resolve the note (the server stamps `resolvedAt`); false: reopen it; absent: leave it as it is. */
+  resolve: z.boolean().optional(),
+  /**
+   * A follow-up: the `at` of the answered note this text follows. While notes.json still holds
+   * that note, its text moves into `earlier` with `answeredBy`; once it is there, nothing moves again.
+   */
+  follows: z.string().optional(),
+  answeredBy: EarlierText.shape.answeredBy.optional(),
+  seen: NoteSeen.nullable(),
+});
 
 /** The answer to a note write: the note as stored, or `null` when it was deleted. */
 export const NotePutResult = z.object({ key: z.string(), note: Note.nullable() });

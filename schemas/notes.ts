@@ -1,12 +1,22 @@
 import { z } from 'zod';
 
 /**
- * Keys: a card id, `file:<ref>` for a file, or `line:<ref>:<side><n>` for one diff
- * line (side `+` new, `-` old) with the line's text in `quote`.
+ * Keys: a card id, `file:<ref>` for a file, `line:<ref>:<side><n>` for one diff line
+ * (side `+` new, `-` old) with the line's text in `quote`, or `line:<ref>:<side><a>-<b>`
+ * for the lines a to b of one side (a < b) with their texts, one a line, in `quote`.
  */
 export const NoteKey = z.string().min(1);
 
 export const NoteKind = z.enum(['change', 'question']);
+
+/** A text the note held before a follow-up replaced it, and the cards that had answered it. */
+export const EarlierText = z.looseObject({
+  text: z.string(),
+  at: z.string().describe('When that text was written.'),
+  answeredBy: z
+    .array(z.looseObject({ id: z.string(), title: z.string() }))
+    .describe('The cards that listed the note in `addresses` when the reader followed up, with their titles.'),
+});
 
 export const Note = z.looseObject({
   title: z.string(),
@@ -14,8 +24,19 @@ export const Note = z.looseObject({
   text: z.string(),
   at: z.string().describe('When the note was last written, ISO 8601 with the local offset.'),
   // Additive.
-  quote: z.string().optional().describe('The text of the diff line a line note is anchored to.'),
+  quote: z
+    .string()
+    .optional()
+    .describe('The text of the diff line a line note is anchored to; for a range, its lines joined by newlines.'),
   kind: NoteKind.optional().describe('"change" (do something, the default) or "question" (answer me).'),
+  resolvedAt: z
+    .string()
+    .optional()
+    .describe('When the reader resolved the note (nothing more to do); absent while it is open.'),
+  earlier: z
+    .array(EarlierText)
+    .optional()
+    .describe('Earlier texts of the note, oldest first: `text` is a follow-up on the last of them.'),
 });
 
 export const Notes = z.looseObject({
@@ -25,6 +46,7 @@ export const Notes = z.looseObject({
 
 export type NoteKind = z.infer<typeof NoteKind>;
 export type Note = z.infer<typeof Note>;
+export type EarlierText = z.infer<typeof EarlierText>;
 export type Notes = z.infer<typeof Notes>;
 
 /**

@@ -17,8 +17,8 @@ Usage:
                                                work and its cards, in a temporary folder, and serve it
   involut check [--strict]                     check .review/cards.json and notes.json against the contract
                                                and the round: errors exit 1, warnings exit 0 (1 with --strict)
-  involut notes [--all]                        print the open notes as Markdown for the agent (--all: the
-                                               answered ones too; --json: notes.json as it is)
+  involut notes [--all]                        print the open notes as Markdown for the agent (--all: every
+                                               note, marked open, answered or resolved; --json: notes.json)
   involut skill [--install]                    print the skill that teaches an agent to work with Involut;
                                                --install writes it to .claude/skills/involut/SKILL.md and
                                                to a marked section of AGENTS.md (again: replaced in place)

@@ -3,6 +3,7 @@ import type { NotePut, NotePutResult, NoteSeen } from '../schemas/api';
 import { noteRecord, parseNotes, setNote, type Note } from '../schemas/notes';
 import { InvolutError } from './errors';
 import { localIsoTime } from './emit/time';
+import { buildNote, sameStored } from './note-build';
 import { assertNoLinks, commitTemporaryIfUnchanged, writeTemporary, type ReviewDir } from './review-dir';
 import { issuesOf, readSettled, sha256 } from './review-files';
 
@@ -19,7 +20,7 @@ export class NoteRefused extends Error {
   }
 }
 
-const LINE_KEY = /^line:(.+):([+-])([1-9]\d*)$/;
+const LINE_KEY = /^line:(.+):([+-])([1-9]\d*)(?:-([1-9]\d*))?$/;
 const MAX_KEY_LENGTH = 4096;
 /** How many times a write is merged again because notes.json changed under it before giving up. */
 const MAX_ATTEMPTS = 50;
@@ -31,18 +32,19 @@ const MAX_ATTEMPTS = 50;
 const SETTLE_MS = 40;
 const FILE = '.review/notes.json';
 
-/** Checks a note key: a card id, `file:<ref>`, or `line:<ref>:<side><n>` (side `+` new, `-` old). */
+/** Checks a note key: a card id, `file:<ref>`, `line:<ref>:<side><n>` (side `+` new, `-` old), or `line:<ref>:<side><a>-<b>` (a < b). */
 export function checkNoteKey(key: string): string {
   if (key === '' || key.length > MAX_KEY_LENGTH)
     throw new NoteRefused(400, 'bad-key', 'A note key must be 1 to 4096 characters.');
   if (/\p{Cc}/u.test(key)) throw new NoteRefused(400, 'bad-key', 'A note key cannot contain control characters.');
   if (key.startsWith('file:') && key.length === 'file:'.length)
     throw new NoteRefused(400, 'bad-key', "A 'file:' key needs a ref.");
-  if (key.startsWith('line:') && !LINE_KEY.test(key)) {
+  const line = key.startsWith('line:') ? LINE_KEY.exec(key) : null;
+  if (key.startsWith('line:') && (!line || (line[4] !== undefined && Number(line[4]) <= Number(line[3])))) {
     throw new NoteRefused(
       400,
       'bad-key',
-      "A line key reads 'line:<ref>:+<n>' (new side) or 'line:<ref>:-<n>' (old side), n from 1.",
+      "A line key reads 'line:<ref>:+<n>' (new side) or 'line:<ref>:-<n>' (old side), n from 1, or 'line:<ref>:+<a>-<b>' for the lines a to b, a before b.",
     );
   }
   return key;
@@ -117,8 +119,8 @@ export class NotesStore {
     const notes = current.doc.notes;
     const there = Object.hasOwn(notes, key) ? notes[key]! : null;
     const { seen, ...fields } = body;
-    const deleting = fields.text.trim() === '';
-    if (deleting ? there === null : there !== null && there.text === fields.text) {
+    const note = buildNote(there, fields, noteTime(there));
+    if (note === null ? there === null : there !== null && sameStored(there, note)) {
       return { key, note: there }; // already what was asked (a write sent twice, or two tabs agreeing)
     }
     if (!sameNote(there, seen)) {
@@ -127,14 +129,8 @@ export class NotesStore {
         : 'This note was deleted elsewhere since you opened it; write it again to keep it.';
       throw new NoteRefused(409, 'note-conflict', message, { current: there });
     }
-    let note: Note | null = null;
-    if (deleting) delete notes[key];
-    else {
-      note = { title: fields.title, refs: fields.refs, text: fields.text, at: noteTime(there) };
-      if (fields.quote !== undefined) note.quote = fields.quote;
-      if (fields.kind !== undefined) note.kind = fields.kind;
-      setNote(notes, key, note);
-    }
+    if (note === null) delete notes[key];
+    else setNote(notes, key, note);
     const text = `${JSON.stringify(current.doc, null, 2)}\n`;
     await mkdir(this.review.dir, { recursive: true });
     await assertNoLinks(this.review, this.file);

@@ -1,6 +1,6 @@
 import { noteRecord, setNote, type Notes } from '../../schemas/notes';
 import { notesPrompt } from '../../src/model/prompt';
-import { noteThreads } from '../../src/model/threads';
+import { noteThreads, type NoteState } from '../../src/model/threads';
 import { InvolutError } from '../errors';
 import type { Output } from '../output';
 import { readReview } from '../read-review';
@@ -10,7 +10,7 @@ import { linkTo, placeOfNote } from '../../src/model/place';
 export interface NotesFlags {
   /** Any folder inside the repository. */
   repo: string;
-  /** Answered notes too, marked as such. Default false: only the open ones. */
+  /** Answered and resolved notes too, each marked with its state. Default false: only the open ones. */
   all: boolean;
 }
 
@@ -18,7 +18,8 @@ export interface NotesFlags {
 const NO_NOTES: Notes = { contract: 1, notes: {} };
 
 /**
- * `involut notes`: the open notes as Markdown for the agent, grouped by card and by file;
+ * `involut notes`: the open notes (neither answered nor resolved) as Markdown for the
+ * agent, grouped by card and by file; `--all`: every note with its state;
  * `--json`: notes.json as it is on disk.
  */
 export async function notes(flags: NotesFlags, out: Output): Promise<void> {
@@ -53,17 +54,25 @@ export async function notes(flags: NotesFlags, out: Output): Promise<void> {
   const linkOf = server ? (key: string) => linkTo(server.url, placeOfNote(key)) : undefined;
   const shown = noteRecord();
   for (const [key, note] of Object.entries(all))
-    if (flags.all || !threads.get(key)?.answered) setNote(shown, key, note);
+    if (flags.all || threads.get(key)?.state === 'open') setNote(shown, key, note);
   const total = Object.keys(all).length;
-  const answered = [...threads.values()].filter((t) => t.answered).length;
+  const inState = (state: NoteState) => [...threads.values()].filter((t) => t.state === state).length;
+  // What the open list leaves out, as "2 answered, 1 resolved".
+  const closed = (['answered', 'resolved'] as const)
+    .filter((state) => inState(state) > 0)
+    .map((state) => `${inState(state)} ${state}`)
+    .join(', ');
   out.result(null, () => {
     if (Object.keys(shown).length === 0)
       return [
         flags.all ? 'No notes.' : 'No open notes.',
-        ...(answered > 0 && !flags.all ? [`${count(answered)} answered; \`involut notes --all\` shows them.`] : []),
+        ...(closed && !flags.all ? [`${closed}; \`involut notes --all\` shows them.`] : []),
       ];
-    const title = flags.all ? `# ${count(total)}, ${answered} answered` : `# ${count(total - answered, 'open note')}`;
-    return [title, '', notesPrompt(shown, { cards: validCards, material: entries, threads, linkOf }).trimEnd()];
+    const title = flags.all
+      ? `# ${count(total)}: ${inState('open')} open, ${inState('answered')} answered, ${inState('resolved')} resolved`
+      : `# ${count(inState('open'), 'open note')}`;
+    const context = { cards: validCards, material: entries, threads, linkOf, marksOpen: flags.all };
+    return [title, '', notesPrompt(shown, context).trimEnd()];
   });
 }
 

@@ -1,5 +1,5 @@
 import type { Note } from '../../schemas/notes';
-import { parseNoteKey } from '../model/note-keys';
+import { linesLabel, parseNoteKey } from '../model/note-keys';
 import { Visible } from './Visible';
 
 /** On a card that lists `addresses`: the notes it answers, each by its title, its quoted line, and its words. */
@@ -22,11 +22,7 @@ export function CardAddresses({ keys, notes }: { keys: string[]; notes: Record<s
 function AddressedNote({ noteKey, note }: { noteKey: string; note: Note | undefined }) {
   const target = parseNoteKey(noteKey);
   const where =
-    target.kind === 'line'
-      ? `${target.ref} line ${target.side}${target.line}`
-      : target.kind === 'file'
-        ? target.ref
-        : null;
+    target.kind === 'line' ? `${target.ref} ${linesLabel(target)}` : target.kind === 'file' ? target.ref : null;
   if (!note) {
     return <span className="inv-muted">a note no longer in notes.json ({noteKey})</span>;
   }

@@ -69,7 +69,7 @@ export function CardDiffs({ card, refs, context }: { card: Card; refs: string[];
           marks={marksOf(entry).map((mark) => ({ mark, cardId: card.id }))}
           viewed={context.isViewed(entry)}
           onViewed={(on) => context.setViewed(entry, on)}
-          fileNote={false}
+          fileNote
           sinceRound={showSince ? since.from : undefined}
         />
       ))}

@@ -1,7 +1,8 @@
 import { useRef, useState } from 'react';
 import type { Note } from '../../schemas/notes';
 import type { DiffFormat } from '../diff/diff2html';
-import { notesPrompt, type NotesContext } from '../model/prompt';
+import { openNotesPrompt, type NotesContext } from '../model/prompt';
+import { openNotes, type Thread } from '../model/threads';
 import { useHeaderHeight } from '../state/useHeaderHeight';
 
 interface Props {
@@ -13,7 +14,7 @@ interface Props {
   budget: { minutes: number; onMinutes: (m: number) => void; total: number; fits: number; cards: number };
   notes: Record<string, Note>;
   /** What the copied prompt orders and annotates the notes with (card order, threads). */
-  promptContext: NotesContext;
+  promptContext: PromptContext;
   onHelp: () => void;
   /** The search field of the whole round. */
   search: React.ReactNode;
@@ -32,7 +33,8 @@ export function Header({
   onHelp,
   search,
 }: Props) {
-  const count = Object.keys(notes).length;
+  // Only open notes are handed over: answered and resolved ones leave the agent nothing to do.
+  const count = openNotes(notes, promptContext.threads).length;
   const bar = useRef<HTMLElement>(null);
   useHeaderHeight(bar);
   return (
@@ -83,10 +85,13 @@ export function Header({
   );
 }
 
-function CopyPrompt({ notes, count, context }: { notes: Record<string, Note>; count: number; context: NotesContext }) {
+type PromptContext = NotesContext & { threads: Map<string, Thread> };
+
+function CopyPrompt({ notes, count, context }: { notes: Record<string, Note>; count: number; context: PromptContext }) {
   const [copied, setCopied] = useState<string | null>(null);
   const copy = async () => {
-    const text = notesPrompt(notes, context);
+    const text = openNotesPrompt(notes, context);
+    if (text === null) return;
     try {
       await navigator.clipboard.writeText(text);
       setCopied('Copied: paste it to your agent.');
@@ -100,7 +105,7 @@ function CopyPrompt({ notes, count, context }: { notes: Record<string, Note>; co
         type="button"
         onClick={() => void copy()}
         disabled={count === 0}
-        title="The instruction for the agent, with your notes as Markdown"
+        title="The instruction for the agent, with your open notes as Markdown"
       >
         Copy {count} {count === 1 ? 'note' : 'notes'} as prompt
       </button>

@@ -15,6 +15,14 @@ export const SHORTCUTS: Array<[string, string]> = [
   ['Esc', 'leave a note box or the search field, close this help'],
 ];
 
+/** The keys of a focused line number (useLineSelection); Tab reaches the first line number of each diff. */
+export const LINE_SHORTCUTS: Array<[string, string]> = [
+  ['↑ / ↓', 'the line number above / below'],
+  ['Shift+↑ / Shift+↓', 'choose lines: extend the range (with the mouse: drag, or Shift+click, on line numbers)'],
+  ['Enter', 'write a note on the line, or one note on the chosen lines'],
+  ['Esc', 'let the chosen lines go'],
+];
+
 /** What can take the focus inside the dialog, for keeping Tab there. */
 const FOCUSABLE = 'button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])';
 
@@ -58,6 +66,19 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
         <table>
           <tbody>
             {SHORTCUTS.map(([keys, what]) => (
+              <tr key={keys}>
+                <th scope="row">
+                  <kbd>{keys}</kbd>
+                </th>
+                <td>{what}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <h3>On a line number</h3>
+        <table>
+          <tbody>
+            {LINE_SHORTCUTS.map(([keys, what]) => (
               <tr key={keys}>
                 <th scope="row">
                   <kbd>{keys}</kbd>

@@ -3,16 +3,17 @@ import type { MaterialEntry } from '../../schemas/material';
 import type { LineExtra } from '../diff/ChunkView';
 import { lineAnchor, type DiffLine } from '../model/diff-lines';
 import { placeLineNote } from '../model/line-notes';
-import { parseNoteKey, type Side } from '../model/note-keys';
+import { linesLabel, parseNoteKey, type Side } from '../model/note-keys';
 import type { NotesApi } from '../state/useNotes';
 import { NoteBox } from './NoteBox';
 import { Visible } from './Visible';
 
-/** A line note that no line of this diff reads as it quoted: shown at the top of its file. */
+/** A line or range note that no lines of this diff read as it quoted: shown at the top of its file. */
 export interface ApartLineNote {
   key: string;
   side: Side;
   line: number;
+  to: number;
   quote: string | undefined;
 }
 
@@ -43,13 +44,15 @@ export function placeLineNotes(
     const target = parseNoteKey(key);
     if (target.kind !== 'line') continue;
     const stored = notes.notes[key]?.quote;
-    const place = placeLineNote(lines, target.side, target.line, stored);
+    const place = placeLineNote(lines, target.side, target.line, stored, target.to);
     if (place.state === 'outdated') {
-      apart.push({ key, side: target.side, line: target.line, quote: stored });
+      apart.push({ key, side: target.side, line: target.line, to: target.to, quote: stored });
       continue;
     }
+    // Pinned under the last line it covers.
     const anchor = lineAnchor(place.line)!;
-    const moved = place.state === 'moved' ? `${anchor.side}${anchor.line}` : null;
+    const moved = place.state === 'moved' ? linesLabel({ side: target.side, line: place.from, to: place.to }) : null;
+    const range = target.to > target.line;
     extras.push({
       ...anchor,
       id: `note:${key}${moved ? `@${moved}` : ''}`,
@@ -57,8 +60,11 @@ export function placeLineNotes(
         <>
           {moved && (
             <p className="inv-note-moved" role="note">
-              Written on line {target.side}
-              {target.line}; it followed its line, which now reads here at {moved}.
+              Written on {linesLabel(target)};{' '}
+              {range
+                ? 'it followed its lines, which now read here at'
+                : 'it followed its line, which now reads here at'}{' '}
+              {moved.replace(/^lines? /, '')}.
             </p>
           )}
           <LineNoteBox
@@ -66,7 +72,8 @@ export function placeLineNotes(
             noteKey={key}
             side={target.side}
             line={target.line}
-            quote={stored ?? place.line.text}
+            to={target.to}
+            quote={stored ?? place.lines.map((l) => l.text).join('\n')}
             notes={notes}
             autoFocus={focus.current === key}
             onFocused={() => (focus.current = null)}
@@ -83,23 +90,25 @@ interface BoxProps {
   noteKey: string;
   side: Side;
   line: number;
+  to: number;
   quote: string | undefined;
   notes: NotesApi;
   autoFocus?: boolean;
   onFocused?: () => void;
 }
 
-function LineNoteBox({ entry, noteKey, side, line, quote, notes, autoFocus, onFocused }: BoxProps) {
+function LineNoteBox({ entry, noteKey, side, line, to, quote, notes, autoFocus, onFocused }: BoxProps) {
+  const where = `${entry.ref} ${linesLabel({ side, line, to })}`;
   return (
     <NoteBox
       noteKey={noteKey}
-      title={`${entry.ref} line ${side}${line}`}
+      title={where}
       refs={[entry.ref]}
       quote={quote}
       notes={notes}
       autoFocus={autoFocus}
       onFocused={onFocused}
-      label={`Note on ${entry.ref} line ${side}${line}`}
+      label={`Note on ${where}`}
     />
   );
 }
@@ -126,8 +135,8 @@ export function ApartLineNotes({
       {apart.map((note) => (
         <div key={note.key} className="inv-outdated" data-outdated-key={note.key}>
           <p className="inv-outdated-label" role="note">
-            {sinceRound === undefined ? 'Outdated' : 'Not in this view'}: line note on {note.side}
-            {note.line}, written on{' '}
+            {sinceRound === undefined ? 'Outdated' : 'Not in this view'}:{' '}
+            {note.to > note.line ? `note on ${linesLabel(note)}` : `line note on ${note.side}${note.line}`}, written on{' '}
             {note.quote === undefined ? (
               'a line it did not quote'
             ) : (
@@ -137,14 +146,15 @@ export function ApartLineNotes({
             )}
             .{' '}
             {sinceRound === undefined
-              ? 'That line is no longer in this round’s diff.'
-              : `That line is not in the diff since round ${sinceRound}; the whole round shows where it stands.`}
+              ? `${note.to > note.line ? 'Those lines are' : 'That line is'} no longer in this round’s diff.`
+              : `${note.to > note.line ? 'Those lines are' : 'That line is'} not in the diff since round ${sinceRound}; the whole round shows where it stands.`}
           </p>
           <LineNoteBox
             entry={entry}
             noteKey={note.key}
             side={note.side}
             line={note.line}
+            to={note.to}
             quote={note.quote}
             notes={notes}
           />

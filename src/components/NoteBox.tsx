@@ -1,10 +1,10 @@
-import { useEffect, useRef } from 'react';
-import type { NoteKind } from '../../schemas/notes';
+import { useContext, useEffect, useRef, useState } from 'react';
+import type { Note, NoteKind } from '../../schemas/notes';
 import type { NotesApi, NoteStatus } from '../state/useNotes';
 import { invisibleWarning } from '../model/invisible';
 import { NoteChoice } from './NoteChoice';
 import { Visible } from './Visible';
-import { NoteThread } from './NoteThread';
+import { EarlierTexts, NoteThread, ThreadsContext } from './NoteThread';
 
 interface Props {
   noteKey: string;
@@ -21,12 +21,37 @@ interface Props {
   label: string;
 }
 
-/** A note on a card, a file or a line: saved as you type, never lost, cleared to delete; under it, its thread. */
+/** What the box shows: the text to edit, an answered note to follow up or resolve, a resolved one to reopen. */
+type Mode = 'edit' | 'answered' | 'follow-up' | 'resolved';
+
+/**
+ * A note on a card, a file or lines: saved as you type, never lost, cleared to delete;
+ * above it the texts it held before a follow-up, under it its thread. An answered note
+ * is not typed over: a follow-up is written below it and keeps it in `earlier`; any note
+ * can be resolved (kept, with when) and reopened.
+ */
 export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, onFocused, label }: Props) {
   const area = useRef<HTMLTextAreaElement>(null);
+  const round = useContext(ThreadsContext);
+  const thread = round?.threads.get(noteKey);
+  const note: Note | undefined = notes.notes[noteKey];
   const text = notes.text(noteKey);
-  const kind: NoteKind = notes.notes[noteKey]?.kind ?? 'change';
+  const kind: NoteKind = note?.kind ?? 'change';
   const status = notes.status(noteKey);
+  // Set while a write the server has not confirmed yet says so (the draft is laid over the note).
+  const asked = note as { resolve?: boolean; follows?: string } | undefined;
+  const following = asked?.follows;
+  const resolved = asked?.resolve ?? note?.resolvedAt !== undefined;
+  const [followUp, setFollowUp] = useState(false);
+  const mode: Mode = !note
+    ? 'edit'
+    : resolved
+      ? 'resolved'
+      : thread?.answered && following === undefined
+        ? followUp
+          ? 'follow-up'
+          : 'answered'
+        : 'edit';
   // A textarea cannot draw markers: a note holding such characters is shown again, marked, under it.
   const invisible = invisibleWarning(text, 'This note');
 
@@ -38,41 +63,82 @@ export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, onFocus
     onFocused?.();
   }, [autoFocus]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const write = (next: { text?: string; kind?: NoteKind }) =>
+  useEffect(() => {
+    if (mode === 'follow-up') area.current?.focus();
+  }, [mode]);
+  // Once the follow-up is written, the box is an ordinary open note again.
+  useEffect(() => {
+    if (following !== undefined) setFollowUp(false);
+  }, [following]);
+
+  const write = (next: { text?: string; kind?: NoteKind; resolve?: boolean }) => {
+    // A follow-up names the answered note it follows, and the cards that had answered it.
+    const follows = following ?? (mode === 'follow-up' ? note?.at : undefined);
+    const answeredBy = (thread?.addressedBy ?? []).map((id) => ({ id, title: round?.titleOf(id) ?? id }));
     notes.write(noteKey, {
       text: next.text ?? text,
       title,
       refs,
       ...(quote !== undefined ? { quote } : {}),
       kind: next.kind ?? kind,
+      ...(next.resolve !== undefined ? { resolve: next.resolve } : {}),
+      ...(follows !== undefined ? { follows, answeredBy } : {}),
     });
+  };
+  const editing = mode === 'edit' || mode === 'follow-up';
 
   return (
-    <div className="inv-note" data-note-key={noteKey}>
-      <textarea
-        ref={area}
-        className="inv-note-text"
-        aria-label={label}
-        placeholder="Leave a note for the agent: a question, an objection, an instruction…"
-        value={text}
-        rows={Math.min(12, Math.max(2, text.split('\n').length))}
-        disabled={notes.locked !== null}
-        onChange={(e) => write({ text: e.target.value })}
-        onKeyDown={(e) => e.key === 'Escape' && (e.target as HTMLElement).blur()}
-      />
+    <div className="inv-note" data-note-key={noteKey} data-note-mode={mode}>
+      <EarlierTexts earlier={note?.earlier ?? []} />
+      {!editing && (
+        <blockquote className="inv-note-read" aria-label={`${label}, ${mode}`}>
+          <Visible text={text} />
+        </blockquote>
+      )}
+      {editing && (
+        <textarea
+          ref={area}
+          className="inv-note-text"
+          aria-label={mode === 'follow-up' ? `Follow-up on ${label.replace(/^Note on /, '')}` : label}
+          placeholder={
+            mode === 'follow-up'
+              ? 'Follow up: what is still missing? The note above and its answer are kept.'
+              : 'Leave a note for the agent: a question, an objection, an instruction…'
+          }
+          value={mode === 'follow-up' ? '' : text}
+          rows={Math.min(12, Math.max(2, text.split('\n').length))}
+          disabled={notes.locked !== null}
+          onChange={(e) => write({ text: e.target.value })}
+          onKeyDown={(e) => {
+            if (e.key !== 'Escape') return;
+            if (mode === 'follow-up') setFollowUp(false);
+            (e.target as HTMLElement).blur();
+          }}
+        />
+      )}
       <div className="inv-note-bar">
-        <label>
-          <span className="inv-visually-hidden">Kind of note</span>
-          <select
-            value={kind}
-            aria-label="Kind of note"
-            disabled={notes.locked !== null}
-            onChange={(e) => write({ kind: e.target.value as NoteKind })}
-          >
-            <option value="change">change request</option>
-            <option value="question">question</option>
-          </select>
-        </label>
+        {editing && (
+          <label>
+            <span className="inv-visually-hidden">Kind of note</span>
+            <select
+              value={kind}
+              aria-label="Kind of note"
+              disabled={notes.locked !== null}
+              onChange={(e) => write({ kind: e.target.value as NoteKind })}
+            >
+              <option value="change">change request</option>
+              <option value="question">question</option>
+            </select>
+          </label>
+        )}
+        {note && (
+          <LifeButtons
+            mode={mode}
+            locked={notes.locked !== null}
+            onFollowUp={() => setFollowUp(true)}
+            onResolve={(on) => write({ resolve: on })}
+          />
+        )}
         <StatusLine status={status} locked={notes.locked} empty={text === ''} />
       </div>
       {status?.state === 'conflict' || status?.state === 'gone' ? (
@@ -85,6 +151,44 @@ export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, onFocus
       )}
       <NoteThread noteKey={noteKey} hasNote={noteKey in notes.notes} />
     </div>
+  );
+}
+
+/** Resolve an open or answered note, follow up on an answered one, reopen a resolved one. */
+function LifeButtons({
+  mode,
+  locked,
+  onFollowUp,
+  onResolve,
+}: {
+  mode: Mode;
+  locked: boolean;
+  onFollowUp: () => void;
+  onResolve: (on: boolean) => void;
+}) {
+  if (mode === 'resolved') {
+    return (
+      <button type="button" disabled={locked} onClick={() => onResolve(false)}>
+        Reopen
+      </button>
+    );
+  }
+  return (
+    <>
+      {mode === 'answered' && (
+        <button type="button" disabled={locked} onClick={onFollowUp}>
+          Follow up
+        </button>
+      )}
+      <button
+        type="button"
+        disabled={locked}
+        onClick={() => onResolve(true)}
+        title="Nothing more to do: kept in notes.json, closed"
+      >
+        Resolve
+      </button>
+    </>
   );
 }
 

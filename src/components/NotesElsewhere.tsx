@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { MaterialEntry } from '../../schemas/material';
-import { parseNoteKey, type NoteTarget } from '../model/note-keys';
+import { linesLabel, parseNoteKey, type NoteTarget } from '../model/note-keys';
 import type { NotesApi } from '../state/useNotes';
 import { NoteBox } from './NoteBox';
 import { Visible } from './Visible';
@@ -22,11 +22,12 @@ export function NotesElsewhere({ entries, notes }: { entries: MaterialEntry[]; n
       <h2 className="inv-section-title">Notes on files not in this round</h2>
       {elsewhere.map(({ key, target }) => {
         const note = notes.notes[key]!;
-        const where = target.kind === 'line' ? `${target.ref} line ${target.side}${target.line}` : target.ref;
+        const where = target.kind === 'line' ? `${target.ref} ${linesLabel(target)}` : target.ref;
         return (
           <div key={key} className="inv-outdated" data-outdated-key={key}>
             <p className="inv-outdated-label" role="note">
-              {target.kind === 'line' ? 'Line note' : 'Note'} on <Visible text={where} />
+              {target.kind === 'line' ? (target.to > target.line ? 'Range note' : 'Line note') : 'Note'} on{' '}
+              <Visible text={where} />
               {note.quote !== undefined && (
                 <>
                   , written on{' '}

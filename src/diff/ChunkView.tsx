@@ -10,7 +10,7 @@ import {
   type DiffFormat,
 } from './diff2html';
 import type { Target } from '../state/target';
-import { insertRows, lineOfCell, rowIndexOf, rowOf, ROW_HEIGHT, type Side } from './rows';
+import { insertRows, lineOfCell, LINE_NUMBER_CELL, rowIndexOf, rowOf, ROW_HEIGHT, type Side } from './rows';
 import { useDrawTurn } from './drawTurn';
 import { landInSight } from './landInSight';
 import { useNearViewport } from './useNearViewport';
@@ -28,7 +28,8 @@ interface Props {
   chunk: Chunk;
   format: DiffFormat;
   extras: LineExtra[];
-  onLineClick: (side: Side, line: number) => void;
+  /** A click on a line number; `shift` when Shift was held (it extends a range). */
+  onLineClick: (side: Side, line: number, shift: boolean) => void;
   /** Called with the text of a clicked hunk header row. */
   onHunkClick?: (header: string) => void;
   /** A jump's target line in this chunk: drawn at once, its row highlighted and scrolled below the headers. */
@@ -65,6 +66,7 @@ export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, tar
     const target = document.createElement('div');
     element.replaceChildren(target);
     drawChunk(target, chunk, format);
+    focusableNumbers(target, format);
     if (onHunkClick) {
       for (const cell of target.querySelectorAll<HTMLElement>('td.d2h-info')) {
         cell.title = 'Show more lines above this hunk';
@@ -102,10 +104,10 @@ export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, tar
         ? /@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/.exec(row.textContent ?? '')
         : null;
     if (header) return onHunkClick!(header[0]);
-    const cell = (event.target as Element).closest('.d2h-code-linenumber, .d2h-code-side-linenumber');
+    const cell = (event.target as Element).closest(LINE_NUMBER_CELL);
     if (!cell) return;
     const at = lineOfCell(cell, format);
-    if (at) onLineClick(at.side, at.line);
+    if (at) onLineClick(at.side, at.line, event.shiftKey);
   };
 
   return (
@@ -136,4 +138,19 @@ export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, tar
       })}
     </div>
   );
+}
+
+/**
+ * Line numbers take the focus, so a line note needs no mouse: the first of the chunk is
+ * in the Tab order, the others are reached with the arrow keys (useLineSelection).
+ */
+function focusableNumbers(root: Element, format: DiffFormat): void {
+  let first = true;
+  for (const cell of root.querySelectorAll<HTMLElement>(LINE_NUMBER_CELL)) {
+    const at = lineOfCell(cell, format);
+    if (!at) continue;
+    cell.tabIndex = first ? 0 : -1;
+    cell.setAttribute('aria-label', `Line ${at.side}${at.line}: Enter writes a note, Shift+arrows select lines`);
+    first = false;
+  }
 }

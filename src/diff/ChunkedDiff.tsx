@@ -18,7 +18,7 @@ interface Props {
   entry: MaterialEntry;
   format: DiffFormat;
   extras: LineExtra[];
-  onLineClick: (side: Side, n: number) => void;
+  onLineClick: (side: Side, n: number, shift: boolean) => void;
   /** Called with a clicked hunk header's text; none when the file has no context to show. */
   onHunkClick?: (header: string) => void;
 }
@@ -69,7 +69,7 @@ interface GroupProps {
   group: DiffGroup;
   format: DiffFormat;
   extras: LineExtra[];
-  onLineClick: (side: Side, n: number) => void;
+  onLineClick: (side: Side, n: number, shift: boolean) => void;
   onHunkClick?: (header: string) => void;
   /** A jump's target line in this group: the group is drawn whatever the viewport. */
   target: Target | null;

@@ -12,6 +12,7 @@ import { invisibleWarning } from '../model/invisible';
 import { diffLines, findLine, lineAnchor } from '../model/diff-lines';
 import { placeMarks } from '../model/marks';
 import { fileKey, lineKey } from '../model/note-keys';
+import type { LineRange } from '../model/line-range';
 import { useFold } from '../state/folding';
 import { revealTarget, useTargetIn } from '../state/target';
 import type { NotesApi } from '../state/useNotes';
@@ -21,8 +22,8 @@ import { useExpandedContext } from './useExpandedContext';
 import type { LineExtra } from './ChunkView';
 import type { DiffFormat } from './diff2html';
 import { countLines, estimateFileHeight, HUGE_CHARS, HUGE_LINES, startsOpen } from './estimate';
-import type { Side } from './rows';
 import { NEAR, useNearViewport } from './useNearViewport';
+import { useLineSelection } from './useLineSelection';
 
 interface Props {
   entry: MaterialEntry;
@@ -32,7 +33,7 @@ interface Props {
   marks: Array<{ mark: Mark; cardId: string }>;
   viewed: boolean;
   onViewed: (on: boolean) => void;
-  /** Show the file-level note box (for files no card claims, and in Raw). */
+  /** Show the file-level note box (on every file: in Raw, on a card's files, on files no card claims). */
   fileNote: boolean;
   /** Set when the diff is the one since that round (not the whole round): line notes off it are not outdated. */
   sinceRound?: number;
@@ -78,6 +79,7 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
   useLayoutEffect(() => {
     if (target?.line) setOpen(true);
   }, [target, setOpen]);
+  const section = useRef<HTMLElement>(null);
   const [openLine, setOpenLine] = useState<string | null>(null);
   const focusLine = useRef<string | null>(null);
   const context = useExpandedContext(entry, api, !commit);
@@ -108,19 +110,27 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
     ...lineNotes.extras,
   ];
 
-  const onLineClick = (side: Side, n: number) => {
-    if (commit) return;
-    const line = findLine(numbered || !entry.diff ? lines : diffLines(entry.diff), side, n);
-    const anchor = line ? lineAnchor(line) : { side, line: n };
+  const linesNow = () => (numbered || !entry.diff ? lines : diffLines(entry.diff));
+  /** Opens the note box of a line, or of a range (pinned under its last line), and focuses it. */
+  const openNote = ({ side, from, to }: LineRange) => {
+    if (commit) return; // a commit's lines are not the round's: no notes on them
+    const line = findLine(linesNow(), side, to);
+    // One line is keyed where it is anchored (a context line on the new side); a range keeps its side.
+    const anchor = from < to ? { side, line: to } : line ? lineAnchor(line) : { side, line: to };
     if (!anchor) return;
-    focusLine.current = lineKey(entry.ref, anchor.side, anchor.line);
+    focusLine.current = from < to ? lineKey(entry.ref, side, from, to) : lineKey(entry.ref, anchor.side, anchor.line);
     setOpenLine(focusLine.current);
     revealTarget(entry.ref, { side: anchor.side, number: anchor.line }, { scroll: false });
   };
+  const selection = useLineSelection(section, format, linesNow, openNote);
 
   const unmatched = placed.filter((p) => !p.line);
   return (
     <section
+      ref={section}
+      onMouseDown={selection.onMouseDown}
+      onMouseOver={selection.onMouseOver}
+      onKeyDown={selection.onKeyDown}
       className="inv-file"
       data-ref={entry.ref}
       aria-label={`File ${entry.ref}`}
@@ -153,7 +163,7 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
             entry={shown}
             format={format}
             extras={extras}
-            onLineClick={onLineClick}
+            onLineClick={selection.onLineClick}
             onHunkClick={context.expandable ? (header) => void context.above(header) : undefined}
           />
         )}

@@ -5,6 +5,9 @@ export const ROW_HEIGHT = 20;
 
 export type Side = '+' | '-';
 
+/** The cells that show line numbers, in both formats. */
+export const LINE_NUMBER_CELL = '.d2h-code-linenumber, .d2h-code-side-linenumber';
+
 /** Reads which side and line number a clicked line-number cell shows. */
 export function lineOfCell(cell: Element, format: DiffFormat): { side: Side; line: number } | null {
   if (format === 'line-by-line') {
@@ -17,6 +20,19 @@ export function lineOfCell(cell: Element, format: DiffFormat): { side: Side; lin
   if (!Number.isFinite(n)) return null;
   const left = cell.closest('.d2h-file-side-diff') === cell.closest('.d2h-files-diff')?.firstElementChild;
   return { side: left ? '-' : '+', line: n };
+}
+
+/**
+ * The number a line-number cell shows on one side, or null: in unified diffs a context
+ * line shows both, in side-by-side each table shows one side.
+ */
+export function numberOnSide(cell: Element, format: DiffFormat, side: Side): number | null {
+  if (format === 'line-by-line') {
+    const text = cell.querySelector(side === '+' ? '.line-num2' : '.line-num1')?.textContent?.trim();
+    return text ? Number(text) : null;
+  }
+  const at = lineOfCell(cell, format);
+  return at && at.side === side ? at.line : null;
 }
 
 /** The table bodies of a drawn chunk: one for line-by-line, left and right for side-by-side. */

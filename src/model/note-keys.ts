@@ -5,18 +5,29 @@ export type Side = '+' | '-';
 export type NoteTarget =
   | { kind: 'card'; id: string }
   | { kind: 'file'; ref: string }
-  | { kind: 'line'; ref: string; side: Side; line: number };
+  /** One line (`to` equals `line`), or the lines `line` to `to` of one side. */
+  | { kind: 'line'; ref: string; side: Side; line: number; to: number };
+
+export type LineTarget = Extract<NoteTarget, { kind: 'line' }>;
 
 export const cardKey = (id: string) => id;
 export const fileKey = (ref: string) => `file:${ref}`;
-export const lineKey = (ref: string, side: Side, line: number) => `line:${ref}:${side}${line}`;
+/** The key of a line note, or of a range note when `to` is after `line`. */
+export const lineKey = (ref: string, side: Side, line: number, to = line) =>
+  `line:${ref}:${side}${line}${to > line ? `-${to}` : ''}`;
 
 /** Decodes a note key; a ref may itself contain colons, so the line part is read from the end. */
 export function parseNoteKey(key: string): NoteTarget {
   if (key.startsWith('file:')) return { kind: 'file', ref: key.slice(5) };
   if (key.startsWith('line:')) {
-    const match = /^line:(.+):([+-])(\d+)$/s.exec(key);
-    if (match) return { kind: 'line', ref: match[1]!, side: match[2] as Side, line: Number(match[3]) };
+    const match = /^line:(.+):([+-])(\d+)(?:-(\d+))?$/s.exec(key);
+    const line = Number(match?.[3]);
+    const to = match?.[4] === undefined ? line : Number(match[4]);
+    if (match && to >= line) return { kind: 'line', ref: match[1]!, side: match[2] as Side, line, to };
   }
   return { kind: 'card', id: key };
 }
+
+/** How a line note's place reads: `line +12`, or `lines +12–18` for a range. */
+export const linesLabel = ({ side, line, to }: { side: Side; line: number; to: number }) =>
+  to > line ? `lines ${side}${line}–${to}` : `line ${side}${line}`;

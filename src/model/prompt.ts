@@ -3,8 +3,8 @@ import type { MaterialEntry } from '../../schemas/material';
 import type { Note, Notes } from '../../schemas/notes';
 import { diffLines } from './diff-lines';
 import { placeLineNote } from './line-notes';
-import { parseNoteKey, type NoteTarget } from './note-keys';
-import type { Thread } from './threads';
+import { linesLabel, parseNoteKey, type LineTarget, type NoteTarget } from './note-keys';
+import { openNotes, type Thread } from './threads';
 
 /** What the agent is asked to do with the notes; the viewer's prompt and `involut notes` both start with it. */
 export const NOTES_INSTRUCTION =
@@ -20,6 +20,17 @@ export interface NotesContext {
   threads?: Map<string, Thread>;
   /** The viewer link that opens on a note's card, file or line (when a server is running). */
   linkOf?: (key: string) => string | null;
+  /** Say "(open)" after an open note's title too, as `involut notes --all` does beside answered and resolved ones. */
+  marksOpen?: boolean;
+}
+
+/**
+ * What "Copy as prompt" copies: the instruction with the notes still open (neither
+ * answered nor resolved), as `involut notes` prints them; null when none is open.
+ */
+export function openNotesPrompt(notes: Notes['notes'], context: NotesContext & { threads: Map<string, Thread> }) {
+  const open = openNotes(notes, context.threads);
+  return open.length === 0 ? null : notesPrompt(Object.fromEntries(open), context);
 }
 
 /** The instruction a reader hands to the agent, with every note as Markdown below it. */
@@ -79,9 +90,11 @@ function noteMarkdown(level: string, key: string, note: Note, context: NotesCont
       ? `card \`${target.id}\``
       : target.kind === 'file'
         ? `file \`${target.ref}\``
-        : `\`${target.ref}\` line ${target.side}${target.line}`;
+        : `\`${target.ref}\` ${linesLabel(target)}`;
   const thread = context.threads?.get(key);
-  const heading = `${level} ${note.kind === 'question' ? 'Question' : 'Change'} on ${where}: ${note.title}${thread?.answered ? ' (answered)' : ''}`;
+  const state = thread?.state ?? 'open';
+  const marked = state !== 'open' || context.marksOpen ? ` (${state})` : '';
+  const heading = `${level} ${note.kind === 'question' ? 'Question' : 'Change'} on ${where}: ${note.title}${marked}`;
   const lines = [heading, '', `- key: \`${key}\``];
   if (note.refs.length) lines.push(`- refs: ${note.refs.map((r) => `\`${r}\``).join(', ')}`);
   if (thread && thread.addressedBy.length) {
@@ -91,21 +104,28 @@ function noteMarkdown(level: string, key: string, note: Note, context: NotesCont
   if (target.kind === 'line' && context.material) lines.push(...linePlace(target, note, context.material));
   const link = context.linkOf?.(key);
   if (link) lines.push(`- open: ${link}`);
+  if (note.resolvedAt !== undefined) lines.push(`- resolved by the reader at ${note.resolvedAt}`);
   if (note.quote !== undefined) lines.push('', ...fenced(note.quote));
-  lines.push('', ...note.text.split('\n').map((line) => (line === '' ? '>' : `> ${line}`)));
+  for (const earlier of note.earlier ?? []) {
+    const by = earlier.answeredBy.map((card) => `\`${card.id}\``).join(', ');
+    lines.push('', `Earlier${by ? `, answered by ${by}` : ''}:`, '', ...quoted(earlier.text));
+  }
+  if (note.earlier?.length) lines.push('', 'Follow-up:');
+  lines.push('', ...quoted(note.text));
   return lines.join('\n');
 }
 
-/** Where a line note's quoted line is in this round's diff, when it is not where the key says. */
-function linePlace(target: Extract<NoteTarget, { kind: 'line' }>, note: Note, material: MaterialEntry[]): string[] {
+const quoted = (text: string) => text.split('\n').map((line) => (line === '' ? '>' : `> ${line}`));
+
+/** Where a line note's quoted lines are in this round's diff, when they are not where the key says. */
+function linePlace(target: LineTarget, note: Note, material: MaterialEntry[]): string[] {
   const entry = material.find((e) => e.ref === target.ref);
   if (!entry) return [`- outdated: \`${target.ref}\` is not among this round's changed files`];
-  const place = placeLineNote(diffLines(entry.diff ?? ''), target.side, target.line, note.quote);
-  if (place.state === 'outdated') return ['- outdated: the quoted line is no longer in the diff'];
-  if (place.state === 'moved') {
-    const now = place.line.newNumber !== null ? `+${place.line.newNumber}` : `-${place.line.oldNumber}`;
-    return [`- moved: the quoted line is now line ${now}`];
-  }
+  const place = placeLineNote(diffLines(entry.diff ?? ''), target.side, target.line, note.quote, target.to);
+  const what = target.to > target.line ? 'the quoted lines are' : 'the quoted line is';
+  if (place.state === 'outdated') return [`- outdated: ${what} no longer in the diff`];
+  if (place.state === 'moved')
+    return [`- moved: ${what} now ${linesLabel({ side: target.side, line: place.from, to: place.to })}`];
   return [];
 }
 

@@ -284,7 +284,7 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
       const draft = drafts.get(key);
       const base = shown(key);
       if (draft) {
-        if (draft.body.text.trim() !== '') setNote(merged, key, { ...draft.body, at: base?.at ?? '' });
+        if (draft.body.text.trim() !== '') setNote(merged, key, { ...base, ...draft.body, at: base?.at ?? '' });
       } else if (base) setNote(merged, key, base);
     }
     return merged;

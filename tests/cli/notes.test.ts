@@ -105,14 +105,47 @@ describe('involut notes', () => {
     expect(reopened).toContain('```diff\n+// the limit\n```');
   });
 
-  it('leaves answered notes out, and --all shows them marked answered', async () => {
+  it('leaves answered notes out, and --all shows every note marked with its state', async () => {
     expect((await notes()).stdout).not.toContain('Already answered.');
     const all = await notes('--all');
     expect(all.code).toBe(0);
-    expect(all.stdout.split('\n')[0]).toBe('# 6 notes, 1 answered');
+    expect(all.stdout.split('\n')[0]).toBe('# 6 notes: 5 open, 1 answered, 0 resolved');
     expect(all.stdout).toContain(
       '## Change on card `c_2`: The README says so (answered)\n\n- key: `c_2`\n- refs: `README.md`\n- answered by `c_3`\n\n> Already answered.',
     );
+    expect(all.stdout).toContain('## Change on card `c_1`: The limit is thirty (open)\n');
+  });
+
+  it('leaves resolved notes out too, and shows a range note and a follow-up with its earlier text', async () => {
+    const life = structuredClone(NOTES) as { contract: 1; notes: Record<string, unknown> };
+    Object.assign(life.notes, {
+      c_1: note('The limit is thirty', ['src/limit.ts'], 'Split this card.', { resolvedAt: '2000-01-02T00:00:00Z' }),
+      'line:src/limit.ts:+1-2': note('src/limit.ts lines +1–2', ['src/limit.ts'], 'One line, not two.', {
+        quote: '+// the limit\n+export const LIMIT = 30;',
+      }),
+      'file:README.md': note('README.md', ['README.md'], 'And in the release notes.', {
+        at: LATER,
+        earlier: [
+          { text: 'Say it in the changelog too.', at: LONG_AGO, answeredBy: [{ id: 'c_3', title: 'Answers' }] },
+        ],
+      }),
+    });
+    await writeFile(path.join(dir, '.review', 'notes.json'), JSON.stringify(life));
+    const open = (await notes()).stdout;
+    expect(open.split('\n')[0]).toBe('# 5 open notes');
+    expect(open).not.toContain('Split this card.');
+    expect(open).toContain(
+      '### Change on `src/limit.ts` lines +1–2: src/limit.ts lines +1–2\n\n- key: `line:src/limit.ts:+1-2`\n- refs: `src/limit.ts`\n\n```diff\n+// the limit\n+export const LIMIT = 30;\n```\n\n> One line, not two.',
+    );
+    expect(open).toContain(
+      'Earlier, answered by `c_3`:\n\n> Say it in the changelog too.\n\nFollow-up:\n\n> And in the release notes.',
+    );
+    const all = (await notes('--all')).stdout;
+    expect(all.split('\n')[0]).toBe('# 7 notes: 5 open, 1 answered, 1 resolved');
+    expect(all).toContain(
+      '## Change on card `c_1`: The limit is thirty (resolved)\n\n- key: `c_1`\n- refs: `src/limit.ts`\n- resolved by the reader at 2000-01-02T00:00:00Z\n\n> Split this card.',
+    );
+    await writeFile(path.join(dir, '.review', 'notes.json'), JSON.stringify(NOTES, null, 2));
   });
 
   it('--json prints notes.json as it is', async () => {
@@ -148,7 +181,7 @@ describe('involut notes', () => {
     await writeFile(path.join(dir, '.review', 'notes.json'), JSON.stringify(answered));
     expect(await notes()).toEqual({
       code: 0,
-      stdout: 'No open notes.\n1 note answered; `involut notes --all` shows them.\n',
+      stdout: 'No open notes.\n1 answered; `involut notes --all` shows them.\n',
       stderr: '',
     });
     await writeFile(path.join(dir, '.review', 'notes.json'), JSON.stringify(NOTES, null, 2));

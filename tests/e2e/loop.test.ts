@@ -144,16 +144,15 @@ describe('the review loop across two rounds', () => {
     await eventually(() => text(outdated.locator('.inv-outdated-label'))).toBe(
       `Outdated: line note on +${noted.number}, written on ${noted.text}. That line is no longer in this round’s diff.`,
     );
-    expect(await noteBox(page, `Note on ${ref} line +${noted.number}`).inputValue()).toBe(
-      'Name it for what it is: a salutation.',
-    );
+    // Answered, it is read rather than typed over.
+    expect(await text(outdated.locator('.inv-note-read'))).toBe('Name it for what it is: a salutation.');
     await eventually(() => threadOf(outdated)).toEqual({ state: 'answered', by: [SECOND.title] });
     // The file the agent deleted is in neither round's whole diff now; its note stays on top of Raw.
     const elsewhere = page.getByRole('region', { name: 'Notes on files not in this round' });
     await eventually(() => text(elsewhere.locator('.inv-outdated-label'))).toBe(
       'Note on src/farewell.ts. This round does not change src/farewell.ts.',
     );
-    expect(await noteBox(page, 'Note on file src/farewell.ts').inputValue()).toBe('Nobody asked for this; drop it.');
+    expect(await text(elsewhere.locator('.inv-note-read'))).toBe('Nobody asked for this; drop it.');
     expect(await page.locator('section.inv-file').evaluateAll((s) => s.map((e) => e.getAttribute('data-ref')))).toEqual(
       ['src/greet.ts', 'src/names.ts'],
     );
@@ -202,11 +201,15 @@ describe('the review loop across two rounds', () => {
     });
     await screenshot('loop-card-note-answered');
 
-    // Writing the note again opens it again.
-    await noteBox(page, `Note on card ${FIRST.title}`).focus();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.type(' Still unsure.');
-    await until(agent.notes, (n) => !!n?.notes.c_1?.text.endsWith('Still unsure.'), 'the rewritten note in notes.json');
+    // A follow-up opens it again, and keeps what was answered.
+    await page.locator('[data-note-key="c_1"]').getByRole('button', { name: 'Follow up' }).click();
+    await page.keyboard.type('Still unsure.');
+    const followed = await until(
+      agent.notes,
+      (n) => n?.notes.c_1?.text === 'Still unsure.',
+      'the follow-up in notes.json',
+    );
+    expect(JSON.stringify(followed)).toContain('Why a module constant and not a parameter?');
     await eventually(() => threadOf(page.locator('[data-note-key="c_1"]'))).toEqual({
       state: 'open',
       by: [SECOND.title],

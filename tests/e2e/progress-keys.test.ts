@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { SHORTCUTS } from '../../src/components/HelpOverlay';
+import { LINE_SHORTCUTS, SHORTCUTS } from '../../src/components/HelpOverlay';
 import { KEYS } from '../../src/state/useKeyboard';
 import { e2e, eventually, fixtureCards, text, texts, type FixtureRepo } from '../helpers/browser';
 
@@ -108,9 +108,10 @@ describe('keys', () => {
   it('the help overlay lists every key the viewer answers', async () => {
     const { page } = await open('review-basic');
     await page.keyboard.press('?');
-    const listed = (await texts(page.getByRole('dialog', { name: 'Keyboard shortcuts' }).locator('kbd'))).flatMap((k) =>
-      k.split(' / '),
-    );
+    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    const listed = (await texts(dialog.locator('table').first().locator('kbd'))).flatMap((k) => k.split(' / '));
+    // The keys of a focused line number are listed apart, each one.
+    expect(await texts(dialog.locator('table').nth(1).locator('kbd'))).toEqual(LINE_SHORTCUTS.map(([k]) => k));
     const named = Object.keys(KEYS).map((key) => (key === 'Escape' ? 'Esc' : key));
     expect([...listed].sort()).toEqual([...named].sort());
     expect(SHORTCUTS.flatMap(([k]) => k.split(' / ')).sort()).toEqual([...named].sort());

@@ -52,7 +52,13 @@ export interface Agent {
   writeCards: (cards: unknown) => void;
   /** `.review/notes.json` as the agent reads it; null while there is none. */
   notes: () => {
-    notes: Record<string, { text: string; title: string; refs: string[]; quote?: string; kind?: string; at: string }>;
+    notes: Record<
+      string,
+      { text: string; title: string; refs: string[]; quote?: string; kind?: string; at: string } & {
+        resolvedAt?: string;
+        earlier?: Array<{ text: string; at: string; answeredBy: Array<{ id: string; title: string }> }>;
+      }
+    >;
   } | null;
   /** `.review/material.json`, parsed. */
   material: () => { source: { round: number }; material: Array<{ ref: string; diff: string | null }> };

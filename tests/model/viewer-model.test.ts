@@ -10,7 +10,8 @@ import { placeMarks } from '../../src/model/marks';
 import { cardKey, fileKey, lineKey, parseNoteKey } from '../../src/model/note-keys';
 import { placeLineNote } from '../../src/model/line-notes';
 import { notesPrompt } from '../../src/model/prompt';
-import { noteThreads } from '../../src/model/threads';
+import { noteThreads, openNotes } from '../../src/model/threads';
+import { rangeBetween } from '../../src/model/line-range';
 
 const entry = (ref: string, extra: Partial<MaterialEntry> = {}): MaterialEntry => ({
   ref,
@@ -132,7 +133,7 @@ describe('diff lines and marks', () => {
 });
 
 describe('note keys', () => {
-  it('builds and reads back the three key forms, refs with colons included', () => {
+  it('builds and reads back the four key forms, refs with colons included', () => {
     expect(cardKey('c_1')).toBe('c_1');
     expect(parseNoteKey(fileKey('src/a:b.ts'))).toEqual({ kind: 'file', ref: 'src/a:b.ts' });
     expect(parseNoteKey(lineKey('src/a:b.ts', '+', 12))).toEqual({
@@ -140,8 +141,19 @@ describe('note keys', () => {
       ref: 'src/a:b.ts',
       side: '+',
       line: 12,
+      to: 12,
     });
-    expect(parseNoteKey('line:src/a.ts:-3')).toEqual({ kind: 'line', ref: 'src/a.ts', side: '-', line: 3 });
+    expect(parseNoteKey('line:src/a.ts:-3')).toEqual({ kind: 'line', ref: 'src/a.ts', side: '-', line: 3, to: 3 });
+    expect(lineKey('src/a:b.ts', '+', 12, 18)).toBe('line:src/a:b.ts:+12-18');
+    expect(parseNoteKey('line:src/a:b.ts:+12-18')).toEqual({
+      kind: 'line',
+      ref: 'src/a:b.ts',
+      side: '+',
+      line: 12,
+      to: 18,
+    });
+    // A range that runs backwards is no line key.
+    expect(parseNoteKey('line:a.ts:+18-12')).toEqual({ kind: 'card', id: 'line:a.ts:+18-12' });
     expect(parseNoteKey('c_2')).toEqual({ kind: 'card', id: 'c_2' });
   });
 
@@ -268,9 +280,24 @@ describe('note threads', () => {
       ],
       '2026-09-02T22:00:00+00:00',
     );
-    expect(threads.get('c_1')).toEqual({ addressedBy: ['c_2', 'c_3'], answered: true });
-    expect(threads.get('file:a.ts')).toEqual({ addressedBy: ['c_2'], answered: false });
-    expect(threads.get('other')).toEqual({ addressedBy: [], answered: false });
+    expect(threads.get('c_1')).toEqual({ addressedBy: ['c_2', 'c_3'], answered: true, state: 'answered' });
+    expect(threads.get('file:a.ts')).toEqual({ addressedBy: ['c_2'], answered: false, state: 'open' });
+    expect(threads.get('other')).toEqual({ addressedBy: [], answered: false, state: 'open' });
+  });
+
+  it('reads a resolved note as resolved, answered or not, and leaves it out of the open notes', () => {
+    const notes = {
+      c_1: { ...note('2026-09-02T18:10:00-03:00'), resolvedAt: '2026-09-02T23:30:00+00:00' },
+      other: { ...note('2026-09-01T00:00:00Z'), resolvedAt: '2026-09-01T00:00:01Z' },
+      open: note('2026-09-01T00:00:00Z'),
+    };
+    const threads = noteThreads(notes, [card('c_2', 'behavior', [], { addresses: ['c_1'] })], '2026-09-02T22:00:00Z');
+    expect([...threads].map(([key, t]) => [key, t.state])).toEqual([
+      ['c_1', 'resolved'],
+      ['other', 'resolved'],
+      ['open', 'open'],
+    ]);
+    expect(openNotes(notes, threads).map(([key]) => key)).toEqual(['open']);
   });
 });
 
@@ -286,5 +313,38 @@ describe('line notes across rounds', () => {
     expect(placeLineNote(lines, '+', 2, '+const b = 20;')).toEqual({ state: 'outdated' });
     const twice = diffLines('@@ -1,2 +1,2 @@\n+x\n+x\n');
     expect(placeLineNote(twice, '+', 7, '+x')).toEqual({ state: 'outdated' });
+  });
+  it('places a range by all its lines: stays, moves on one exact run, else outdated', () => {
+    const bc = '+const b = 2;\n+const c = 3;';
+    expect(placeLineNote(lines, '+', 2, bc, 3)).toMatchObject({
+      state: 'anchored',
+      line: { newNumber: 3 },
+      from: 2,
+      to: 3,
+    });
+    expect(placeLineNote(lines, '+', 5, bc, 6)).toMatchObject({
+      state: 'moved',
+      line: { newNumber: 3 },
+      from: 2,
+      to: 3,
+    });
+    expect(placeLineNote(lines, '+', 2, '+const b = 2;\n+const c = 30;', 3)).toEqual({ state: 'outdated' });
+    // Lines that read as quoted but not one after another are no match.
+    const apart = diffLines('@@ -1,1 +1,3 @@\n+const b = 2;\n x\n+const c = 3;\n');
+    expect(placeLineNote(apart, '+', 1, bc, 2)).toEqual({ state: 'outdated' });
+  });
+});
+
+describe('choosing lines', () => {
+  const lines = diffLines('@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n@@ -10,1 +10,1 @@\n-x\n+y\n');
+  it('takes the lines between two chosen lines, within the hunk, on the side that numbers most of them', () => {
+    expect(rangeBetween(lines, { side: '+', line: 1 }, { side: '+', line: 3 })).toEqual({ side: '+', from: 1, to: 3 });
+    expect(rangeBetween(lines, { side: '+', line: 3 }, { side: '-', line: 2 })).toEqual({ side: '+', from: 2, to: 3 });
+    expect(rangeBetween(lines, { side: '-', line: 1 }, { side: '+', line: 3 })).toEqual({ side: '-', from: 1, to: 3 });
+    // A context line and the deleted line below it: the old side numbers both.
+    expect(rangeBetween(lines, { side: '+', line: 1 }, { side: '-', line: 2 })).toEqual({ side: '-', from: 1, to: 2 });
+    // Dragged past the hunk's end: the range stops at it.
+    expect(rangeBetween(lines, { side: '+', line: 2 }, { side: '+', line: 10 })).toEqual({ side: '+', from: 2, to: 3 });
+    expect(rangeBetween(lines, { side: '+', line: 99 }, { side: '+', line: 1 })).toBeNull();
   });
 });
