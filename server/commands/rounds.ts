@@ -34,7 +34,7 @@ export async function rounds(flags: RoundsFlags, out: Output): Promise<void> {
     const record = await recordBegin(repo, { onWait });
     out.result(record, () => [
       `Recorded the base of the next round: HEAD ${short(record.head)}, working state captured as tree ${short(record.tree)}.`,
-      'Run `npx involut rounds` when the work is done.',
+      'Run `involut rounds` when the work is done.',
     ]);
     return;
   }
