@@ -2,8 +2,9 @@ import { runnable } from './invocation';
 
 /**
  * Where a command's words go: results on stdout (JSON with --json, lines otherwise,
- * nothing with --quiet), warnings on stderr, so stdout stays clean for machines. Every
- * command they quote is one that runs on this machine (`runnable`).
+ * nothing with --quiet), warnings on stderr, so stdout stays clean for machines. Results
+ * are printed as given (they hold the user's own text: notes, cards); the commands a
+ * warning quotes are made ones that run on this machine (`runnable`).
  */
 export class Output {
   constructor(
@@ -12,11 +13,8 @@ export class Output {
   ) {}
 
   result(data: unknown, lines: () => string[]): void {
-    if (this.json)
-      process.stdout.write(
-        `${JSON.stringify(data, (_key, value: unknown) => (typeof value === 'string' ? runnable(value) : value), 2)}\n`,
-      );
-    else if (!this.quiet) process.stdout.write(`${runnable(lines().join('\n'))}\n`);
+    if (this.json) process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+    else if (!this.quiet) process.stdout.write(`${lines().join('\n')}\n`);
   }
 
   warn(message: string): void {

@@ -1,5 +1,6 @@
 import { checkReview, type Finding } from '../check/findings';
 import type { Output } from '../output';
+import { runnable } from '../invocation';
 import { readReview } from '../read-review';
 import { cardIdsIn, cardRounds } from '../round-cards';
 
@@ -22,7 +23,9 @@ export async function check(flags: CheckFlags, out: Output): Promise<number> {
     review,
     cardIdsIn(raw.cards).map((id) => ({ id })),
   );
-  const findings = checkReview({ cards, notes, material, raw: { cards: raw.cards, notes: raw.notes }, rounds });
+  const found = checkReview({ cards, notes, material, raw: { cards: raw.cards, notes: raw.notes }, rounds });
+  // The fixes are Involut's own sentences: the commands they name are made ones that run here.
+  const findings = found.map((f) => (f.fix === undefined ? f : { ...f, fix: runnable(f.fix) }));
   const errors = findings.filter((f) => f.level === 'error').length;
   const warnings = findings.filter((f) => f.level === 'warning').length;
   const information = findings.length - errors - warnings;

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -56,6 +56,15 @@ describe('the command line', () => {
     const skill = await runCli(['skill'], { cwd: dir, env });
     expect(skill.stdout).toContain(`\`${printed} --begin\``);
     expect(skill.stdout).not.toContain('npx involut');
+  });
+
+  it("never rewrites the user's own text: a note quoting a command is printed as it is on disk", async () => {
+    const { dir } = await gitRepo();
+    const notes = `${JSON.stringify({ contract: 1, notes: { c_1: { title: 't', refs: [], text: 'Why `npx involut rounds`?', at: '2026-01-01T00:00:00Z' } } }, null, 2)}\n`;
+    await mkdir(path.join(dir, '.review'));
+    await writeFile(path.join(dir, '.review', 'notes.json'), notes);
+    const result = await runCli(['notes', '--json'], { cwd: dir, env: await notInstalled() });
+    expect(result.stdout).toBe(notes);
   });
 
   it('has git ignore .review/ from the first command that creates it, --begin included', async () => {
