@@ -101,6 +101,8 @@ export const Freshness = z.object({
   fresh: z.boolean().nullable(),
   /** The tree recorded in material.json (`source.tree`); null when there is no usable material. */
   captured: z.string().nullable(),
+  /** Additive: how to run Involut on the server's machine (`involut`, or `node /…/cli.js`), for the commands the viewer prints. */
+  command: z.string().optional(),
 });
 
 /**

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import leven from 'leven';
 import { version } from '../package.json';
 import { InvolutError, machineFault } from './errors';
+import { involutCommand, runnable } from './invocation';
 import { Output } from './output';
 
 const HELP = `involut ${version}: review what a coding agent changed
@@ -22,13 +24,17 @@ Usage:
   involut skill [--install]                    print the skill that teaches an agent to work with Involut;
                                                --install writes it to .claude/skills/involut/SKILL.md and
                                                to a marked section of AGENTS.md (again: replaced in place)
-  involut --help | --version
+  involut --help | --version | <command> --help
 
-Options for every command:
+Options for every command, before or after it:
   --repo DIR     the repository (default: the git top level of the current folder; demo builds its own)
   --json         machine-readable output on stdout; errors as {"error":{"code","message"}}
   --quiet        print nothing on success
-  -h, --help     this help
+  -h, --help     this help; after a command, that command's flags and an example
+
+Exit codes: 0 done (check: no errors, and no warnings with --strict); 1 the command failed
+(check: errors, or warnings with --strict); 2 the command line is wrong (an unknown command
+or option, a missing value).
 
 Options of serve: --port N (default 4747, else the next free port; 0: any free port),
 --host H (default 127.0.0.1; anything else warns: the network could reach your code),
@@ -46,6 +52,47 @@ Files: .review/material.json (written by \`involut rounds\`), .review/cards.json
 the agent), .review/notes.json (your notes). Privacy excludes: .involut.json
 {"privacyExcludes": [...]} over ~/.config/involut/config.json over built-in defaults.
 `;
+
+/** `involut <command> --help`: what the command does, its own flags, and an example. */
+const COMMAND_HELP: Record<string, string> = {
+  serve: `involut serve [--port N] [--host H] [--no-open]   (or just: involut)
+Serve the viewer for this repository; the first line printed is its URL, with the session token.
+A second \`involut\` for the same repository prints the running server's URL and exits.
+  --port N     default 4747, else the next free port; 0: any free port
+  --host H     default 127.0.0.1; anything else warns: the network could reach your code
+  --no-open    print the URL, do not open a browser
+Example: involut --no-open --port 0`,
+  rounds: `involut rounds [--base REF | --since-last] | --begin
+Capture the round (commits since its base, staged, unstaged, untracked) into .review/material.json.
+  --begin        record the base of the next round; run it before the work starts
+  --base REF     compare with this branch, tag or commit
+  --since-last   compare with the tree the previous round captured
+Without either, the base is the one --begin recorded, else the merge-base with the default
+branch when HEAD is not on it, else HEAD.
+Example: involut rounds --begin   (then, when the work is done: involut rounds)`,
+  demo: `involut demo [--port N] [--host H] [--no-open] [--keep]
+Build a small demo repository with a round of an agent's work and its cards, in a temporary
+folder, and serve it (serve's --port, --host and --no-open).
+  --keep   leave the demo folder in place when the server stops (by default it is removed)
+Example: involut demo --no-open --json`,
+  check: `involut check [--strict]
+Check .review/cards.json and notes.json against the contract, the round and what the viewer
+draws. Earlier rounds' cards are never edited: what only the code moving on explains is
+information about them, not a warning.
+  --strict   warnings exit 1 too
+Exit: 1 on errors (or warnings with --strict), else 0.
+Example: involut check --strict --json`,
+  notes: `involut notes [--all]
+Print the open notes as Markdown for the agent, by card and by file, each with its key.
+  --all    the answered ones too
+  --json   notes.json as it is
+Example: involut notes --all`,
+  skill: `involut skill [--install]
+Print the skill that teaches an agent to work with Involut.
+  --install   write it to .claude/skills/involut/SKILL.md and to a marked section of AGENTS.md
+              (again: replaced in place)
+Example: involut skill --install`,
+};
 
 const COMMON = {
   repo: { type: 'string' },
@@ -83,8 +130,8 @@ const CHECK = { ...COMMON, strict: { type: 'boolean', default: false } } as cons
 const NOTES = { ...COMMON, all: { type: 'boolean', default: false } } as const satisfies ParseArgsConfig['options'];
 const SKILL = { ...COMMON, install: { type: 'boolean', default: false } } as const satisfies ParseArgsConfig['options'];
 
-/** Serve's flags, which may come without the command. */
-const SERVE_LEAD = /^--(port|host|repo|no-open)(=|$)/;
+/** The flags that take a value, so the word after one is not read as the command. */
+const TAKES_VALUE = new Set(['--repo', '--base', '--port', '--host']);
 
 /** A command: its flags, and what it does with them; it returns the exit code (0 unless said). */
 interface Command<O extends Options> {
@@ -151,43 +198,59 @@ const COMMANDS: Record<string, Command<Options>> = {
 async function main(argv: string[]): Promise<number> {
   const out = new Output(argv.includes('--json'), argv.includes('--quiet'));
   try {
-    const [first, ...rest] = argv;
-    if (first === '--help' || first === '-h' || first === 'help') return help();
-    if (first === '--version' || first === '-v') {
+    if (argv[0] === '--version' || argv[0] === '-v') {
       process.stdout.write(`${version}\n`);
       return 0;
     }
-    // `involut` alone, or with serve's flags first, means `involut serve`.
-    const name = first === undefined || SERVE_LEAD.test(first) ? 'serve' : first;
-    const args = name === first ? rest : argv;
+    const { name: given, args } = splitCommand(argv);
+    if (given === 'help') return help(args.find((arg) => !arg.startsWith('-')));
+    // `involut` alone, or with flags only, means `involut serve`.
+    const name = given ?? 'serve';
     const chosen = COMMANDS[name];
-    if (!chosen) {
-      if (name.startsWith('-')) {
-        throw new InvolutError(
-          'usage',
-          `Unknown option '${name}' before the command; options go after it (\`involut rounds --json\`), see \`involut --help\`.`,
-        );
-      }
-      throw new InvolutError('usage', `Unknown command '${name}'; run \`involut --help\` to see the commands.`);
-    }
-    const { values } = parse(args, chosen.options);
-    if (values.help) return help();
+    if (!chosen) throw unknownCommand(name);
+    if (args.includes('--help') || args.includes('-h')) return help(given);
+    const { values } = parse(args, chosen.options, name);
     return (await chosen.run(values, new Output(values.json === true, values.quiet === true))) ?? 0;
   } catch (error) {
     return report(error, out);
   }
 }
 
-function help(): number {
-  process.stdout.write(HELP);
+/** The command word (the first word that is neither a flag nor a flag's value) and the rest, in order. */
+function splitCommand(argv: string[]): { name: string | undefined; args: string[] } {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg.startsWith('-')) {
+      if (TAKES_VALUE.has(arg)) i++;
+      continue;
+    }
+    return { name: arg, args: [...argv.slice(0, i), ...argv.slice(i + 1)] };
+  }
+  return { name: undefined, args: argv };
+}
+
+function unknownCommand(name: string): InvolutError {
+  const nearest = Object.keys(COMMANDS)
+    .map((known) => ({ known, distance: leven(name, known) }))
+    .sort((a, b) => a.distance - b.distance)[0]!;
+  const guess =
+    nearest.distance <= Math.max(2, Math.floor(name.length / 3)) ? ` (did you mean \`involut ${nearest.known}\`?)` : '';
+  return new InvolutError('usage', `Unknown command '${name}'${guess}; run \`involut --help\` to see the commands.`);
+}
+
+/** The whole help, or one command's; either says how to run Involut here when `involut` is not on PATH. */
+function help(name?: string): number {
+  const text = (name && COMMAND_HELP[name]) || HELP;
+  const here = involutCommand() === 'involut' ? '' : `\nOn this machine, run Involut as: ${involutCommand()}\n`;
+  process.stdout.write(`${text.trimEnd()}\n${here}`);
   return 0;
 }
 
-function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
+function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, name: string) {
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: false });
   } catch (error) {
-    throw new InvolutError('usage', `${usageMessage(error)}; run \`involut --help\` to see the options.`);
+    throw new InvolutError('usage', `${usageMessage(error)}; run \`involut ${name} --help\` to see its options.`);
   }
 }
 
@@ -219,7 +282,7 @@ function report(thrown: unknown, out: Output): number {
   const known = error instanceof InvolutError;
   const code = known ? error.code : 'internal';
   const message = known
-    ? error.message
+    ? runnable(error.message)
     : `Unexpected error: ${error instanceof Error ? error.message : String(error)} (please report it with the command you ran).`;
   if (out.json) process.stdout.write(`${JSON.stringify({ error: { code, message } }, null, 2)}\n`);
   else process.stderr.write(`involut: ${message}\n`);

@@ -1,6 +1,10 @@
+import { runnable } from './invocation';
+
 /**
  * Where a command's words go: results on stdout (JSON with --json, lines otherwise,
- * nothing with --quiet), warnings on stderr, so stdout stays clean for machines.
+ * nothing with --quiet), warnings on stderr, so stdout stays clean for machines. Results
+ * are printed as given (they hold the user's own text: notes, cards); the commands a
+ * warning quotes are made ones that run on this machine (`runnable`).
  */
 export class Output {
   constructor(
@@ -14,6 +18,6 @@ export class Output {
   }
 
   warn(message: string): void {
-    process.stderr.write(`involut: warning: ${message}\n`);
+    process.stderr.write(`involut: warning: ${runnable(message)}\n`);
   }
 }

@@ -16,14 +16,14 @@ export async function cardRounds(review: ReviewDir, cards: ReadonlyArray<{ id: s
   const earliest = new Map<string, number>();
   // Ascending, so the first round to hold an id is the one kept.
   for (const n of finished.filter((k) => k < round)) {
-    for (const id of keptIds(await readJsonOrNull(keptCards(review, n)))) if (!earliest.has(id)) earliest.set(id, n);
+    for (const id of cardIdsIn(await readJsonOrNull(keptCards(review, n)))) if (!earliest.has(id)) earliest.set(id, n);
   }
   return { round, rounds: new Map(cards.map((card) => [card.id, earliest.get(card.id) ?? round])) };
 }
 
-/** The card ids of a kept cards.json, read leniently: it is kept as the agent wrote it, right or wrong. */
-function keptIds(kept: unknown): string[] {
-  const cards = typeof kept === 'object' && kept !== null ? (kept as { cards?: unknown }).cards : undefined;
+/** The card ids in a parsed cards.json, read leniently: it is kept as the agent wrote it, right or wrong. */
+export function cardIdsIn(json: unknown): string[] {
+  const cards = typeof json === 'object' && json !== null ? (json as { cards?: unknown }).cards : undefined;
   if (!Array.isArray(cards)) return [];
   return cards
     .map((card: unknown) => (typeof card === 'object' && card !== null ? (card as { id?: unknown }).id : undefined))

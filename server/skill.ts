@@ -1,6 +1,7 @@
 import { chmod, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InvolutError } from './errors';
+import { runnable } from './invocation';
 import { packageRoot } from './package-root';
 import { writeFileAtomic } from './review-dir';
 
@@ -21,9 +22,19 @@ export interface Installed {
   action: 'created' | 'updated' | 'unchanged';
 }
 
-/** The skill as the package ships it (skill/SKILL.md). */
+/** Where skill/SKILL.md's example says the JSON Schema of cards.json is: a global install's. */
+const SCHEMA_EXAMPLE = '/usr/local/lib/node_modules/involut/schemas/json/cards.schema.json';
+
+/** The JSON Schema of cards.json that this Involut ships, for `"$schema"`. */
+export const cardsSchemaPath = () => path.join(packageRoot(), 'schemas', 'json', 'cards.schema.json');
+
+/**
+ * The skill as the package ships it (skill/SKILL.md), with its commands in the form that
+ * runs on this machine and the path of this Involut's cards.json schema.
+ */
 export async function skillText(): Promise<string> {
-  return readFile(path.join(packageRoot(), 'skill', 'SKILL.md'), 'utf8');
+  const text = await readFile(path.join(packageRoot(), 'skill', 'SKILL.md'), 'utf8');
+  return runnable(text.replaceAll(SCHEMA_EXAMPLE, cardsSchemaPath()));
 }
 
 /**

@@ -61,7 +61,8 @@ export function App() {
             {review.material.state === 'missing'
               ? 'There is no .review/material.json in this repository.'
               : 'The .review/material.json of this repository is damaged.'}{' '}
-            Run <code>npx involut rounds</code> in the repository; this page updates by itself.
+            Run <code>{review.freshness?.command ?? 'involut'} rounds</code> in the repository; this page updates by
+            itself.
           </p>
         </div>
       </Shell>

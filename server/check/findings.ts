@@ -1,21 +1,20 @@
-import type { z } from 'zod';
 import type { CardsState, Issue, MaterialState, NotesState } from '../../schemas/api';
-import type { Card } from '../../schemas/cards';
+import { Card, Mark } from '../../schemas/cards';
+import { cardProblems, type CardProblem } from '../../schemas/checks';
 import type { Material, MaterialEntry } from '../../schemas/material';
-import { GraphPayload } from '../../schemas/renders/graph';
-import { ImagePayload } from '../../schemas/renders/image';
-import { SchemaPayload } from '../../schemas/renders/schema';
-import { TablePayload } from '../../schemas/renders/table';
-import { TreePayload } from '../../schemas/renders/tree';
 import { diffLines } from '../../src/model/diff-lines';
 import { placeMarks } from '../../src/model/marks';
 import { describeIssue, fixForCardField, fixForFrameField } from './issues';
 import { TOO_DEEP } from '../review-files';
+import type { CardRounds } from '../round-cards';
 
 /** One thing `involut check` found: where, what, and how to fix it. */
 export interface Finding {
-  /** An error makes the file wrong; a warning makes the review weaker. */
-  level: 'error' | 'warning';
+  /**
+   * An error makes the file wrong; a warning makes the review weaker; information is about a
+   * card of an earlier round, which is never edited: nothing to fix.
+   */
+  level: 'error' | 'warning' | 'info';
   /** A stable name for the kind of finding, e.g. `duplicate-id`. */
   code: string;
   file: 'cards.json' | 'notes.json' | 'material.json';
@@ -25,8 +24,10 @@ export interface Finding {
   position?: number;
   /** One sentence: what is wrong. */
   message: string;
-  /** One sentence: what to do about it. */
-  fix: string;
+  /** One sentence: what to do about it; none for information. */
+  fix?: string;
+  /** The round an earlier card comes from, on information about it. */
+  round?: number;
 }
 
 export interface CheckInput {
@@ -36,16 +37,9 @@ export interface CheckInput {
   material: MaterialState;
   /** The parsed JSON of cards.json and notes.json (undefined when missing or not JSON), to quote wrong values. */
   raw: { cards: unknown; notes: unknown };
+  /** The round each card comes from (`cardRounds`); without it every card counts as new. */
+  rounds?: CardRounds;
 }
-
-/** The payload schema of each render kind that needs one (`code` draws the diff itself). */
-const PAYLOADS: Partial<Record<NonNullable<Card['render']>, z.ZodType>> = {
-  tree: TreePayload,
-  graph: GraphPayload,
-  schema: SchemaPayload,
-  table: TablePayload,
-  image: ImagePayload,
-};
 
 const ROUNDS_FIX = 'Run `involut rounds` to capture the round into .review/material.json.';
 const NOTES_FIX = 'Only the viewer writes notes.json, so restore it from the viewer or move it away to start over.';
@@ -54,7 +48,7 @@ const NOTES_FIX = 'Only the viewer writes notes.json, so restore it from the vie
  * Checks cards.json (and notes.json) against the contract and against the material.
  * Pure: the caller reads the files and decides what the findings mean for the exit code.
  */
-export function checkReview({ cards, notes, material, raw }: CheckInput): Finding[] {
+export function checkReview({ cards, notes, material, raw, rounds }: CheckInput): Finding[] {
   const findings: Finding[] = [...checkNotes(notes, raw.notes)];
   const changed = material.state === 'ok' ? material.data : null;
   if (material.state !== 'ok') findings.push(materialSkipped(material));
@@ -105,8 +99,12 @@ export function checkReview({ cards, notes, material, raw }: CheckInput): Findin
     ...cards.data.cards.map((c, i) => ({ id: c.id, position: places[i]! + 1 })),
   ];
   const perCard: Finding[] = [];
+  // A card that fails the schema is still checked, by the fields that pass it, so one pass shows every finding.
+  const checked: Array<{ card: Card; where: CardAt; broken: Set<string> }> = [];
   for (const invalid of cards.invalid) {
     const where = { id: idOf(invalid.raw), position: invalid.index + 1 };
+    const salvaged = salvage(invalid.raw);
+    if (salvaged) checked.push({ ...salvaged, where });
     for (const issue of invalid.issues) {
       perCard.push(
         err(
@@ -118,7 +116,9 @@ export function checkReview({ cards, notes, material, raw }: CheckInput): Findin
       );
     }
   }
-  const valid = cards.data.cards;
+  cards.data.cards.forEach((card, i) =>
+    checked.push({ card, where: listed[cards.invalid.length + i]!, broken: new Set() }),
+  );
   const ids = new Set(listed.map((c) => c.id).filter((id): id is string => id !== null));
   perCard.push(...duplicateIds(listed));
   const known: Known = {
@@ -126,11 +126,64 @@ export function checkReview({ cards, notes, material, raw }: CheckInput): Findin
     notes: notes.state === 'ok' ? new Set(Object.keys(notes.data.notes)) : notes.state === 'missing' ? new Set() : null,
     entries: changed ? new Map(changed.material.map((e) => [e.ref, e])) : null,
   };
-  valid.forEach((card, i) => perCard.push(...checkCard(card, listed[cards.invalid.length + i]!, known)));
+  for (const { card, where, broken } of checked) {
+    const from = where.id === null ? undefined : rounds?.rounds.get(where.id);
+    const found = checkCard(card, where, known, broken);
+    perCard.push(...(rounds && from !== undefined && from < rounds.round ? found.map((f) => earlier(f, from)) : found));
+  }
   // Read card by card, in the file's order; the findings about no card (unclaimed files) come last.
   findings.push(...perCard.sort((a, b) => (a.position ?? 0) - (b.position ?? 0)));
-  if (changed) findings.push(...unclaimed(changed, valid));
+  if (changed)
+    findings.push(
+      ...unclaimed(
+        changed,
+        checked.map((c) => c.card),
+      ),
+    );
   return findings;
+}
+
+/**
+ * A warning about a card of an earlier round, as information: the card is never edited, so
+ * a mark that no longer matches or a file no longer in the round says the code moved on.
+ */
+function earlier(finding: Finding, round: number): Finding {
+  if (finding.level !== 'warning') return finding;
+  const { fix: _fix, ...rest } = finding;
+  const moved = ['mark-unmatched', 'unknown-ref'].includes(finding.code);
+  const why = moved
+    ? `the card is from round ${round}, and the code moved on since`
+    : `the card is from round ${round}, and earlier cards are never edited`;
+  return { ...rest, level: 'info', round, message: `${finding.message.replace(/\.$/, '')}: ${why}.` };
+}
+
+/**
+ * The fields of a card that fails the schema that pass it on their own (the marks one by
+ * one), with the names of those that do not; null when the card is not an object at all.
+ */
+function salvage(raw: unknown): { card: Card; broken: Set<string> } | null {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null;
+  const given = raw as Record<string, unknown>;
+  const broken = new Set<string>();
+  const card: Record<string, unknown> = { id: '', title: '', refs: [] };
+  for (const [key, schema] of Object.entries(Card.shape)) {
+    if (!(key in given)) continue;
+    const parsed = (schema as { safeParse: (v: unknown) => { success: boolean; data?: unknown } }).safeParse(
+      given[key],
+    );
+    if (parsed.success) card[key] = parsed.data;
+    else broken.add(key);
+  }
+  if (broken.has('marks') && Array.isArray(given.marks)) {
+    card.marks = given.marks.flatMap((mark) => {
+      const parsed = Mark.safeParse(mark);
+      return parsed.success ? [parsed.data] : [];
+    });
+  }
+  if (broken.has('refs') && Array.isArray(given.refs)) {
+    card.refs = given.refs.filter((ref): ref is string => typeof ref === 'string');
+  }
+  return { card: card as Card, broken };
 }
 
 /** What a card is checked against: every card id, the note keys and the changed files (null: not readable). */
@@ -140,7 +193,7 @@ interface Known {
   entries: Map<string, MaterialEntry> | null;
 }
 
-function checkCard(card: Card, where: CardAt, { ids, notes, entries }: Known): Finding[] {
+function checkCard(card: Card, where: CardAt, { ids, notes, entries }: Known, broken: Set<string>): Finding[] {
   const found: Finding[] = [];
   if (card.continues === card.id) {
     found.push(
@@ -205,7 +258,7 @@ function checkCard(card: Card, where: CardAt, { ids, notes, entries }: Known): F
       ),
     );
   }
-  if (card.minutes == null) {
+  if (card.minutes == null && !broken.has('minutes')) {
     found.push(
       warn(
         'no-minutes',
@@ -215,7 +268,8 @@ function checkCard(card: Card, where: CardAt, { ids, notes, entries }: Known): F
       ),
     );
   }
-  found.push(...checkPayload(card, where));
+  const named = entries ? card.refs.flatMap((ref) => entries.get(ref) ?? []) : [];
+  found.push(...cardProblems(card, named).map((problem) => shownProblem(problem, card, where)));
   for (const key of notes ? (card.addresses ?? []).filter((k) => !notes.has(k)) : []) {
     found.push(
       warn(
@@ -229,25 +283,21 @@ function checkCard(card: Card, where: CardAt, { ids, notes, entries }: Known): F
   return found;
 }
 
-/** A payload the viewer cannot draw costs the card its drawing (the diff still shows). */
-function checkPayload(card: Card, where: CardAt): Finding[] {
-  const schema = card.render ? PAYLOADS[card.render] : undefined;
-  if (!schema) return [];
-  const parsed = schema.safeParse(card.payload);
-  if (parsed.success) return [];
-  const issue = parsed.error.issues[0]!;
-  const problem =
-    card.payload == null
-      ? 'has no `payload`'
-      : `its ${describeIssue({ ...issue, path: issue.path.map(pathKey) }, card.payload, 'payload', 'payload.')}`;
-  return [
-    warn(
-      'payload',
-      `The card asks for a ${card.render} drawing but ${problem}, so the viewer shows only the diff.`,
-      `Give \`payload\` the shape of a ${card.render} render (\`involut skill\` lists each one), or set \`render\` to "code".`,
-      where,
-    ),
-  ];
+/** What to do about each thing the viewer reports on a card. */
+const PROBLEM_FIXES: Record<CardProblem['code'], (card: Card) => string> = {
+  payload: (card) =>
+    `Give \`payload\` the shape of a ${card.render} render (\`involut skill\` lists each one), or set \`render\` to "code".`,
+  'graph-dangling': () => 'Add the missing nodes to `payload.graph.nodes`, or point the edges at ids that are there.',
+  'graph-duplicate': () => 'Give each node an id of its own.',
+  'table-ragged': () => 'Give every row one cell per column (null for a cell with nothing in it).',
+  'frames-outside': () =>
+    "Give each frame's x, y, w and h in the image's pixels, inside it (x and y from its top-left corner).",
+  'no-answer': () => 'Give `question.answer`: your own answer to the question, so the reader can compare.',
+};
+
+/** A thing the viewer reports on the card, as a warning in the viewer's words: the card still shows, its diff too. */
+function shownProblem(problem: CardProblem, card: Card, where: CardAt): Finding {
+  return warn(problem.code, problem.message, PROBLEM_FIXES[problem.code](card), where);
 }
 
 /** One finding per repeated id, on the first card that has it. */
@@ -345,8 +395,6 @@ function idOf(raw: unknown): string | null {
   const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
   return typeof id === 'string' && id !== '' ? id : null;
 }
-
-const pathKey = (key: PropertyKey): string | number => (typeof key === 'number' ? key : String(key));
 
 type File = Finding['file'];
 

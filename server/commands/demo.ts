@@ -4,6 +4,7 @@ import { Cards } from '../../schemas/cards';
 import { buildDemoRepo, demoFixture } from '../demo/build-repo';
 import { emitRound, type RoundSummary } from '../emit/material';
 import { openRepo } from '../git/repo';
+import { runnable } from '../invocation';
 import { Output } from '../output';
 import { reviewDir, writeFileAtomic } from '../review-dir';
 import { describeRound, jsonRound } from './rounds';
@@ -56,7 +57,7 @@ export async function demo(flags: DemoFlags, out: Output): Promise<void> {
         { repo: dir, port: flags.port, host: flags.host, open: flags.open },
         new DemoOutput(out, facts, lines, early),
       );
-    if (flags.keep) info(out, `Kept the demo repository in ${dir}; \`npx involut --repo ${dir}\` serves it again.`);
+    if (flags.keep) info(out, `Kept the demo repository in ${dir}; \`involut --repo ${dir}\` serves it again.`);
   } finally {
     early.release();
     if (built && !flags.keep) {
@@ -150,5 +151,5 @@ class DemoOutput extends Output {
 }
 
 function info(out: Output, text: string): void {
-  if (!out.quiet && !out.json) process.stderr.write(`${text}\n`);
+  if (!out.quiet && !out.json) process.stderr.write(`${runnable(text)}\n`);
 }

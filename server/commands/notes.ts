@@ -3,6 +3,7 @@ import { notesPrompt } from '../../src/model/prompt';
 import { noteThreads, type NoteState } from '../../src/model/threads';
 import { InvolutError } from '../errors';
 import type { Output } from '../output';
+import { runnable } from '../invocation';
 import { readReview } from '../read-review';
 import { findRunningServer } from '../running-servers';
 import { linkTo, placeOfNote } from '../../src/model/place';
@@ -66,7 +67,7 @@ export async function notes(flags: NotesFlags, out: Output): Promise<void> {
     if (Object.keys(shown).length === 0)
       return [
         flags.all ? 'No notes.' : 'No open notes.',
-        ...(closed && !flags.all ? [`${closed}; \`involut notes --all\` shows them.`] : []),
+        ...(closed && !flags.all ? [runnable(`${closed}; \`involut notes --all\` shows them.`)] : []),
       ];
     const title = flags.all
       ? `# ${count(total)}: ${inState('open')} open, ${inState('answered')} answered, ${inState('resolved')} resolved`

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InvolutError } from '../errors';
+import { runnable } from '../invocation';
 import { openRepo } from '../git/repo';
 import { emitRound, recordBegin, type RoundSummary } from '../emit/material';
 import type { Output } from '../output';
@@ -34,7 +35,7 @@ export async function rounds(flags: RoundsFlags, out: Output): Promise<void> {
     const record = await recordBegin(repo, { onWait });
     out.result(record, () => [
       `Recorded the base of the next round: HEAD ${short(record.head)}, working state captured as tree ${short(record.tree)}.`,
-      'Run `npx involut rounds` when the work is done.',
+      runnable('Run `involut rounds` when the work is done.'),
     ]);
     return;
   }

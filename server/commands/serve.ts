@@ -1,4 +1,5 @@
 import open from 'open';
+import { excludeReview } from '../emit/ignore';
 import { openRepo } from '../git/repo';
 import type { Output } from '../output';
 import { findRunningServer } from '../running-servers';
@@ -21,13 +22,16 @@ export interface ServeFlags {
  * repository is already running, that line is its URL and the command ends at once.
  */
 export async function serve(flags: ServeFlags, out: Output): Promise<void> {
-  const { root } = await openRepo(flags.repo);
+  const repo = await openRepo(flags.repo);
+  const { root } = repo;
   const running = await findRunningServer(root);
   if (running) {
     out.result({ url: running.url, repo: root, running: true }, () => [running.url]);
     info(out, `Involut is already serving ${root} (pid ${running.pid}).`);
     return;
   }
+  // The viewer creates .review/ when the first note is saved: git must ignore it before then.
+  await excludeReview(repo);
   const host = flags.host ?? '127.0.0.1';
   if (!isLoopback(host)) out.warn(exposedWarning(host));
   // Listen for the stop signals before anything is printed: whoever reads the URL may stop us at once.

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Freshness } from '../../schemas/api';
 import type { AppContext } from '../app';
 import { movedSince } from '../git/freshness';
+import { involutCommand } from '../invocation';
 
 /**
  * `GET /api/freshness`: has the working state moved since the capture? Answered by git
@@ -19,8 +20,9 @@ export function freshnessRoutes(api: FastifyInstance, context: AppContext): void
 }
 
 async function check(context: AppContext): Promise<Freshness> {
+  const command = involutCommand();
   const captured = (await context.files.materialEntries())?.tree ?? null;
-  if (captured === null) return { fresh: false, captured };
+  if (captured === null) return { fresh: false, captured, command };
   const moved = await movedSince(context.repo, captured);
-  return { fresh: moved === null ? null : !moved, captured };
+  return { fresh: moved === null ? null : !moved, captured, command };
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { SearchQuery } from '../../schemas/api';
 import type { AppContext } from '../app';
 import { BadQuery, searchMaterial } from '../search';
+import { runnable } from '../invocation';
 import { refuse } from '../security';
 
 /** `GET /api/search?q=&case=&word=&regex=`: matches in the current material's paths and diff lines, per file. */
@@ -17,7 +18,12 @@ export function searchRoutes(api: FastifyInstance, context: AppContext): void {
       );
     const { state } = await context.files.read('material');
     if (state.state !== 'ok')
-      return refuse(reply, 404, 'no-material', 'There is no usable material to search; run `npx involut rounds`.');
+      return refuse(
+        reply,
+        404,
+        'no-material',
+        runnable('There is no usable material to search; run `involut rounds`.'),
+      );
     try {
       return reply.type('application/json; charset=utf-8').send(searchMaterial(state.data.material, query.data));
     } catch (error) {

@@ -10,6 +10,7 @@ import { buildEntry, type EntryFacts } from '../emit/entry';
 import { lookUpFacts } from '../emit/material';
 import { loadPrivacy } from '../emit/privacy';
 import { finishedRounds, readRound, roundRef } from '../emit/rounds';
+import { runnable } from '../invocation';
 
 /** Answers kept per pair of rounds; a reader goes back and forth between a few at most. */
 const CACHED = 4;
@@ -43,12 +44,12 @@ function remember(answers: Map<string, Promise<string>>, key: string, json: Prom
   return json;
 }
 
-const none = (reason: string) => JSON.stringify({ state: 'none', reason } satisfies SinceLast);
+const none = (reason: string) => JSON.stringify({ state: 'none', reason: runnable(reason) } satisfies SinceLast);
 
 async function answer(repo: Repo, from: Round, to: Round): Promise<string> {
   // Checked here, once per pair: a tree pruned since is answered as a state, not a git failure.
   if (!(await treeExists(repo, to.tree)))
-    return none(`Round ${to.round}'s tree is gone from git; run \`npx involut rounds\` again.`);
+    return none(`Round ${to.round}'s tree is gone from git; run \`involut rounds\` again.`);
   if (!(await treeExists(repo, from.tree))) {
     return none(
       `Round ${from.round}'s tree is gone from git (its ref ${roundRef(from.round)} was deleted and the tree pruned).`,
@@ -61,12 +62,11 @@ async function answer(repo: Repo, from: Round, to: Round): Promise<string> {
 /** The previous kept round and this one, or why they cannot be compared. */
 async function roundsToCompare(context: AppContext): Promise<{ from: Round; to: Round } | { reason: string }> {
   const { state } = await context.files.read('material');
-  if (state.state !== 'ok')
-    return { reason: 'There is no readable material.json to compare; run `npx involut rounds`.' };
+  if (state.state !== 'ok') return { reason: 'There is no readable material.json to compare; run `involut rounds`.' };
   const { round, tree } = state.data.source;
   if (!round || !tree || !OBJECT_ID.test(tree)) {
     return {
-      reason: 'This material.json names no round or tree (an older Involut wrote it); run `npx involut rounds` again.',
+      reason: 'This material.json names no round or tree (an older Involut wrote it); run `involut rounds` again.',
     };
   }
   const earlier = (await finishedRounds(context.files.review)).filter((n) => n < round);

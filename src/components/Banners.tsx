@@ -3,10 +3,12 @@ import type { Review } from '../state/useReview';
 /** Everything the reader must know about the state of the files, one line each. */
 export function Banners({ review }: { review: Review }) {
   const banners: Array<{ tone: 'warn' | 'error' | 'info'; text: string }> = [];
+  // The server says how Involut runs on its machine; `involut` until it has answered.
+  const involut = review.freshness?.command ?? 'involut';
   if (review.connection)
     banners.push({
       tone: 'error',
-      text: `The Involut server cannot be reached (${review.connection}). Is \`npx involut\` still running?`,
+      text: `The Involut server cannot be reached (${review.connection}). Is \`${involut}\` still running?`,
     });
   const { cards, material, freshness } = review;
   if (cards?.state === 'invalid-json') {
@@ -34,13 +36,13 @@ export function Banners({ review }: { review: Review }) {
   if (material?.state === 'invalid-json' || material?.state === 'invalid-schema') {
     banners.push({
       tone: 'error',
-      text: 'material.json is damaged; run `npx involut rounds` to capture the round again.',
+      text: `material.json is damaged; run \`${involut} rounds\` to capture the round again.`,
     });
   }
   if (freshness?.fresh === false && material?.state === 'ok') {
     banners.push({
       tone: 'info',
-      text: 'The working tree has moved since this round was captured. Run `npx involut rounds` to review the latest state.',
+      text: `The working tree has moved since this round was captured. Run \`${involut} rounds\` to review the latest state.`,
     });
   }
   if (!review.live && !review.connection && review.material) {

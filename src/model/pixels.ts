@@ -1,3 +1,5 @@
+import { fits } from '../../schemas/checks';
+
 /**
  * Pixel comparison for the image render: plain functions over RGBA bytes (the shape of a
  * canvas's ImageData), so every count the viewer shows is tested in Node.
@@ -110,11 +112,6 @@ export function countIn(mask: ChangeMask, rect: Rect): number {
     for (let x = Math.max(0, rect.x); x < x1; x++) count += mask.changed[y * mask.width + x]!;
   }
   return count;
-}
-
-/** Whether `rect` lies wholly inside an image of `size`. */
-export function fits(rect: Rect, size: Size): boolean {
-  return rect.x >= 0 && rect.y >= 0 && rect.x + rect.w <= size.w && rect.y + rect.h <= size.h;
 }
 
 /**

@@ -1,16 +1,8 @@
 import { useMemo } from 'react';
 import type { GraphPayload } from '../../schemas/renders/graph';
 import { GraphCanvas } from './graph/GraphCanvas';
-import {
-  checkGraph,
-  danglingSentence,
-  duplicateSentence,
-  MAX_NODES,
-  STATE_SIGN,
-  STATES,
-  stateCounts,
-  type CheckedGraph,
-} from './graph/model';
+import { danglingSentence, duplicateSentence } from '../../schemas/checks';
+import { checkGraph, MAX_NODES, STATE_SIGN, STATES, stateCounts, type CheckedGraph } from './graph/model';
 import { useLayout } from './graph/useLayout';
 import type { RenderProps } from './registry';
 

@@ -1,17 +1,12 @@
 import type { ComponentType } from 'react';
-import type { z } from 'zod';
 import type { Card, RenderKind } from '../../schemas/cards';
+import { readPayload } from '../../schemas/checks';
 import type { MaterialEntry } from '../../schemas/material';
 import type { Api } from '../api/client';
-import { GraphPayload } from '../../schemas/renders/graph';
 import { GraphDraw } from './graph';
-import { ImagePayload } from '../../schemas/renders/image';
 import { ImageDraw } from './image';
-import { TreePayload } from '../../schemas/renders/tree';
 import { TreeDraw } from './tree';
-import { SchemaPayload } from '../../schemas/renders/schema';
 import { SchemaDraw } from './schema';
-import { TablePayload } from '../../schemas/renders/table';
 import { TableDraw } from './table';
 
 /** What every drawing gets: the card, the material entries it names, and the API for bytes. */
@@ -23,27 +18,18 @@ export interface RenderProps<T> {
   data: T;
 }
 
-/** A drawing for one render kind: the schema of its payload, and the component that draws it. */
-export interface Render<T = unknown> {
-  schema: z.ZodType<T>;
-  Draw: ComponentType<RenderProps<T>>;
-}
-
-export function defineRender<T>(schema: z.ZodType<T>, Draw: ComponentType<RenderProps<T>>): Render<T> {
-  return { schema, Draw };
-}
-
 /**
- * Render kinds this viewer draws, one file each. `code` (or no render) is the diff
+ * Render kinds this viewer draws, one file each; each payload's schema is in
+ * `schemas/checks.ts`, shared with `involut check`. `code` (or no render) is the diff
  * itself and needs no entry. Register a new kind with one line here.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each render has its own payload type
-const RENDERS: Partial<Record<RenderKind, Render<any>>> = {
-  graph: defineRender(GraphPayload, GraphDraw),
-  image: defineRender(ImagePayload, ImageDraw),
-  tree: defineRender(TreePayload, TreeDraw),
-  schema: defineRender(SchemaPayload, SchemaDraw),
-  table: defineRender(TablePayload, TableDraw),
+const RENDERS: Partial<Record<RenderKind, ComponentType<RenderProps<any>>>> = {
+  graph: GraphDraw,
+  image: ImageDraw,
+  tree: TreeDraw,
+  schema: SchemaDraw,
+  table: TableDraw,
 };
 
 /** The drawing a card asks for with its validated payload, or why there is none. Either way the diff is shown. */
@@ -57,13 +43,8 @@ export function renderFor(
     return {
       absent: `This card asks for a ${kind} drawing, which this viewer does not draw; the diff below shows the change.`,
     };
-  const parsed = render.schema.safeParse(card.payload);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const where = ['payload', ...issue.path].join('.');
-    const problem =
-      card.payload === undefined || card.payload === null ? 'the card has no payload.' : `${where}: ${issue.message}.`;
-    return { absent: `The ${kind} drawing is absent: ${problem} The diff below shows the change.` };
-  }
-  return { Draw: render.Draw as ComponentType<RenderProps<unknown>>, data: parsed.data };
+  const read = readPayload(card);
+  if (!read) return null;
+  if ('absent' in read) return read;
+  return { Draw: render as ComponentType<RenderProps<unknown>>, data: read.data };
 }

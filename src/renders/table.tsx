@@ -1,15 +1,6 @@
+import { raggedRows, raggedSentence, type Ragged } from '../../schemas/checks';
 import type { TableCell, TablePayload } from '../../schemas/renders/table';
 import type { RenderProps } from './registry';
-
-interface Ragged {
-  row: number;
-  cells: number;
-}
-
-/** Rows whose cell count differs from the column count, numbered from 1 as the drawing numbers them. */
-export function raggedRows(columns: number, rows: TableCell[][]): Ragged[] {
-  return rows.flatMap((row, i) => (row.length === columns ? [] : [{ row: i + 1, cells: row.length }]));
-}
 
 /** Rows and columns as given; ragged rows are reported and drawn whole, extra cells under "extra" columns. */
 export function TableDraw({ data }: RenderProps<TablePayload>) {
@@ -79,16 +70,9 @@ function Cell({ cells, at, columns }: { cells: TableCell[]; at: number; columns:
 }
 
 function RaggedReport({ ragged, columns }: { ragged: Ragged[]; columns: number }) {
-  const shown = ragged.slice(0, 8);
-  const says = (r: Ragged) =>
-    r.cells < columns
-      ? `row ${r.row} has ${r.cells} (${columns - r.cells} missing, marked “no cell”)`
-      : `row ${r.row} has ${r.cells} (${r.cells - columns} extra, shown under “extra”)`;
   return (
     <p className="inv-drawing-report" role="note">
-      ⚠ {ragged.length === 1 ? 'One row does' : `${ragged.length} rows do`} not have {columns}{' '}
-      {columns === 1 ? 'cell' : 'cells'}, one per column: {shown.map(says).join('; ')}
-      {ragged.length > shown.length ? `; and ${ragged.length - shown.length} more rows` : ''}.
+      ⚠ {raggedSentence(columns, ragged)}
     </p>
   );
 }

@@ -20,18 +20,38 @@ beforeAll(assertBuilt);
 afterAll(removeTemporaryFolders);
 
 describe('help and version', () => {
-  it.each([['--help'], ['-h'], ['help'], ['rounds', '--help'], ['rounds', '-h'], ['demo', '--help']])(
-    'involut %s prints the usage and exits 0',
-    async (...args: string[]) => {
+  it.each([['--help'], ['-h'], ['help']])('involut %s prints the usage and exits 0', async (...args: string[]) => {
+    const result = await runCli(args, { cwd: await temporaryFolder() });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^involut \S+: /);
+    expect(result.stdout).toContain('Usage:');
+    expect(result.stdout).toContain('involut rounds');
+    expect(result.stdout).toContain('--since-last');
+    expect(result.stdout).toContain('Exit codes: 0');
+  });
+
+  it.each([
+    ['rounds', '--since-last'],
+    ['serve', '--no-open'],
+    ['demo', '--keep'],
+    ['check', '--strict'],
+    ['notes', '--all'],
+    ['skill', '--install'],
+  ])("involut %s --help prints that command's flags and an example", async (name, flag) => {
+    for (const args of [
+      [name, '--help'],
+      ['-h', name],
+      ['help', name],
+    ]) {
       const result = await runCli(args, { cwd: await temporaryFolder() });
-      expect(result.code).toBe(0);
-      expect(result.stderr).toBe('');
-      expect(result.stdout).toMatch(/^involut \S+: /);
-      expect(result.stdout).toContain('Usage:');
-      expect(result.stdout).toContain('involut rounds');
-      expect(result.stdout).toContain('--since-last');
-    },
-  );
+      expect(result.code, args.join(' ')).toBe(0);
+      expect(result.stdout).toMatch(new RegExp(`^involut ${name} `));
+      expect(result.stdout).toContain(flag);
+      expect(result.stdout).toMatch(new RegExp(`\nExample: involut( ${name})? `));
+      expect(result.stdout).not.toContain('Usage:');
+    }
+  });
 
   it("--version prints package.json's version", async () => {
     const result = await runCli(['--version'], { cwd: await temporaryFolder() });

@@ -72,7 +72,7 @@ async function expectCleanFailure(args: string[], options: RunOptions, failure: 
   expect(await footprint(options.cwd), 'a failed command writes nothing').toEqual(before);
 }
 
-const usage = (wrong: RegExp): Failure => ({ code: 'usage', exit: 2, wrong, todo: /involut --help/ });
+const usage = (wrong: RegExp): Failure => ({ code: 'usage', exit: 2, wrong, todo: /involut (\w+ )?--help/ });
 
 describe('every error is one sentence on stderr, a non-zero exit, and nothing written', () => {
   it('outside a git repository', async () => {
@@ -140,9 +140,22 @@ describe('every error is one sentence on stderr, a non-zero exit, and nothing wr
     await expectCleanFailure(['frobnicate'], { cwd: dir }, usage(/Unknown command 'frobnicate'/));
   });
 
-  it('an option before the command', async () => {
+  it('an unknown command that is a typo of one, naming the nearest', async () => {
     const { dir } = await gitRepo();
-    await expectCleanFailure(['--frobnicate'], { cwd: dir }, usage(/Unknown option '--frobnicate' before the command/));
+    await expectCleanFailure(
+      ['round'],
+      { cwd: dir },
+      usage(/^Unknown command 'round' \(did you mean `involut rounds`\?\); run `involut --help`/),
+    );
+  });
+
+  it('an unknown option without a command (it would be serve)', async () => {
+    const { dir } = await gitRepo();
+    await expectCleanFailure(
+      ['--frobnicate'],
+      { cwd: dir },
+      usage(/Unknown option '--frobnicate'; run `involut serve --help`/),
+    );
   });
 
   it('an unknown flag', async () => {
@@ -173,7 +186,7 @@ describe('every error is one sentence on stderr, a non-zero exit, and nothing wr
     const { error } = JSON.parse(json.stdout) as { error: { code: string; message: string } };
     expect(error.code).toBe('usage');
     expectOneSentence(error.message);
-    expect(error.message).toBe("Option '--base' needs a value; run `involut --help` to see the options.");
+    expect(error.message).toBe("Option '--base' needs a value; run `involut rounds --help` to see its options.");
   });
 
   it('--base together with --since-last', async () => {

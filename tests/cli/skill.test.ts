@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { lstat, mkdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,11 +10,20 @@ afterAll(removeTemporaryFolders);
 
 const skillFile = path.join(projectRoot, 'skill', 'SKILL.md');
 const count = (text: string, part: string) => text.split(part).length - 1;
+const schemaFile = path.join(projectRoot, 'schemas', 'json', 'cards.schema.json');
+/** skill/SKILL.md as `involut skill` prints it: its example `"$schema"` is the path of this Involut's schema. */
+const shippedSkill = async () =>
+  (await readFile(skillFile, 'utf8')).replaceAll(
+    '/usr/local/lib/node_modules/involut/schemas/json/cards.schema.json',
+    schemaFile,
+  );
 
 describe('involut skill', () => {
-  it('prints skill/SKILL.md as the package ships it, from any folder', async () => {
+  it('prints skill/SKILL.md as the package ships it, from any folder, naming the schema this Involut ships', async () => {
     const result = await runCli(['skill'], { cwd: await temporaryFolder() });
-    expect(result).toEqual({ code: 0, stdout: await readFile(skillFile, 'utf8'), stderr: '' });
+    expect(result).toEqual({ code: 0, stdout: await shippedSkill(), stderr: '' });
+    expect(result.stdout).toContain(`"$schema": "${schemaFile}"`);
+    expect(existsSync(schemaFile)).toBe(true);
   });
 
   it('names only commands and flags that exist', async () => {
@@ -58,10 +68,11 @@ describe('involut skill', () => {
     }
     for (const kind of ['`code`', '`tree`', '`graph`', '`schema`', '`table`', '`image`']) expect(skill).toContain(kind);
     for (const phrase of [
-      'npx involut rounds --begin',
-      'npx involut rounds',
-      'npx involut check',
-      'npx involut notes',
+      '`involut rounds --begin`',
+      '`involut rounds`',
+      '`involut check`',
+      '`involut notes`',
+      '"$schema"',
       '"when": "before"',
       '`null` means',
       '`file:<ref>`',
@@ -88,7 +99,7 @@ describe('involut skill --install', () => {
       'Created .claude/skills/involut/SKILL.md (Claude Code).\n' +
         'Wrote the involut section into AGENTS.md (Codex and other agents that read AGENTS.md); text outside its markers is untouched.\n',
     );
-    const skill = await readFile(skillFile, 'utf8');
+    const skill = await shippedSkill();
     expect(await readFile(path.join(dir, '.claude', 'skills', 'involut', 'SKILL.md'), 'utf8')).toBe(skill);
     const agents = await readFile(path.join(dir, 'AGENTS.md'), 'utf8');
     expect(agents.startsWith(`${mine}\n${BEGIN}\n`)).toBe(true);
@@ -125,7 +136,7 @@ describe('involut skill --install', () => {
       ],
     });
     const agents = await readFile(file, 'utf8');
-    expect(agents).toBe(`Before.\n\n${agentsSection(await readFile(skillFile, 'utf8'))}\n\nAfter.\n`);
+    expect(agents).toBe(`Before.\n\n${agentsSection(await shippedSkill())}\n\nAfter.\n`);
     expect(agents).not.toContain('old skill');
   });
 
@@ -136,7 +147,7 @@ describe('involut skill --install', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Created AGENTS.md with the involut section');
     const agents = await readFile(path.join(dir, 'AGENTS.md'), 'utf8');
-    expect(agents).toBe(`${agentsSection(await readFile(skillFile, 'utf8'))}\n`);
+    expect(agents).toBe(`${agentsSection(await shippedSkill())}\n`);
     expect(await lstat(path.join(dir, '.claude', 'skills', 'involut', 'SKILL.md'))).toBeTruthy();
   });
 

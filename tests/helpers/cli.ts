@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,14 +38,28 @@ async function chmodTree(dir: string): Promise<void> {
   for (const entry of entries) if (entry.isDirectory()) await chmodTree(path.join(dir, entry.name));
 }
 
+/** A folder holding `involut`, a link to the built CLI: on PATH, as on a machine where Involut is installed. */
+const installedBin = mkdtempSync(path.join(os.tmpdir(), 'involut-bin-'));
+symlinkSync(cliPath, path.join(installedBin, 'involut'));
+if (existsSync(cliPath)) chmodSync(cliPath, 0o755); // as npm installs a package's bin
+made.push(installedBin);
+
 /**
  * The environment every child runs in: no ambient GIT_* (a hook's GIT_DIR must not
- * redirect the test), and a HOME of its own so no user config leaks into a result.
+ * redirect the test), a HOME of its own so no user config leaks into a result, and the
+ * built CLI on PATH as `involut`, so the commands it prints read as on an installed machine.
  */
 export function isolatedEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
-  return { ...env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), GIT_CONFIG_NOSYSTEM: '1', ...extra };
+  return {
+    ...env,
+    PATH: `${installedBin}${path.delimiter}${process.env.PATH ?? ''}`,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    GIT_CONFIG_NOSYSTEM: '1',
+    ...extra,
+  };
 }
 
 /** A git repository in a new temporary folder, with a local identity and signing off. */

@@ -3,14 +3,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ELK from 'elkjs/lib/elk.bundled.js';
 import { describe, expect, it } from 'vitest';
+import { danglingSentence, duplicateSentence } from '../../schemas/checks';
 import { GraphPayload } from '../../schemas/renders/graph';
 import {
   centreOn,
   changeStops,
   checkGraph,
-  danglingSentence,
   drawingFrom,
-  duplicateSentence,
   elkInput,
   fitView,
   MAX_ZOOM,

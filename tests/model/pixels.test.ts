@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { fits } from '../../schemas/checks';
 import {
   changeMask,
   compareFrames,
   countIn,
   crop,
   differenceImage,
-  fits,
   pixels,
   zoomToFit,
   type Pixels,

@@ -1,9 +1,10 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChildProcess } from 'node:child_process';
 import { Material } from '../../schemas/material';
 import {
   assertBuilt,
@@ -13,8 +14,34 @@ import {
   removeTemporaryFolders,
   temporaryFolder,
 } from '../helpers/cli';
+import { png } from '../helpers/git-repo';
 
 const run = promisify(execFile);
+
+/** `sh -c command`: the command exactly as written, as an agent's shell runs it. */
+function runShell(command: string, options: { cwd: string; env: NodeJS.ProcessEnv }) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile('sh', ['-c', command], { ...options, ...big }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** The first line a child prints on stdout (a server's URL). */
+function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no line within 60 s: ${out}`)), 60_000);
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      if (out.includes('\n')) {
+        clearTimeout(timer);
+        resolve(out.split('\n')[0]!);
+      }
+    });
+    child.once('exit', () => reject(new Error(`exited before printing: ${out}`)));
+  });
+}
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const big = { maxBuffer: 64 * 1024 * 1024 };
 
@@ -73,9 +100,11 @@ describe('the published package', { timeout: 300_000 }, () => {
     for (const bundled of ['picomatch', 'image-size']) expect(manifest.dependencies).not.toHaveProperty(bundled);
   });
 
-  describe('installed from its tarball', () => {
+  describe('installed globally from its tarball', () => {
     let bin = '';
     let home = '';
+    /** The installed prefix's bin first on PATH, and no other involut: as on a user's machine after `npm i -g`. */
+    let env: NodeJS.ProcessEnv = {};
 
     beforeAll(async () => {
       const packDir = await temporaryFolder('involut-pack-');
@@ -87,16 +116,18 @@ describe('the published package', { timeout: 300_000 }, () => {
       const tarball = path.join(packDir, pack!.filename);
       expect(existsSync(tarball)).toBe(true);
 
-      const installDir = await temporaryFolder('involut-install-');
-      await writeFile(path.join(installDir, 'package.json'), '{ "name": "involut-pack-test", "private": true }\n');
-      // The registry provides the runtime dependencies, as it would for a user.
-      await run(npm, ['install', '--no-audit', '--no-fund', '--no-package-lock', tarball], { cwd: installDir, ...big });
-      bin = path.join(installDir, 'node_modules', '.bin', 'involut');
+      // `npm i -g` into a prefix of the test's own; the registry provides the runtime dependencies, as for a user.
+      const prefix = await temporaryFolder('involut-prefix-');
+      await run(npm, ['install', '--global', '--prefix', prefix, '--no-audit', '--no-fund', tarball], big);
+      bin = path.join(prefix, 'bin', 'involut');
       home = await temporaryFolder('involut-home-');
+      const base = isolatedEnv(home);
+      const others = (base.PATH ?? '').split(path.delimiter).filter((dir) => !dir.includes('involut-bin-'));
+      env = { ...base, PATH: [path.join(prefix, 'bin'), ...others].join(path.delimiter) };
     }, 240_000);
 
     it('involut --help prints the usage', async () => {
-      const { stdout, stderr } = await run(bin, ['--help'], { env: isolatedEnv(home) });
+      const { stdout, stderr } = await run(bin, ['--help'], { env });
       expect(stderr).toBe('');
       expect(stdout).toContain('Usage:');
       expect(stdout).toContain('involut rounds');
@@ -105,18 +136,150 @@ describe('the published package', { timeout: 300_000 }, () => {
     it('involut rounds captures a round into .review/material.json', async () => {
       const { dir } = await gitRepo();
       await writeFile(path.join(dir, 'added.txt'), 'added\n');
-      const { stdout, stderr } = await run(bin, ['rounds'], { cwd: dir, env: isolatedEnv(home) });
+      const { stdout, stderr } = await run(bin, ['rounds'], { cwd: dir, env });
       expect(stderr).toBe('');
       expect(stdout).toContain('Involut round 1');
       const material = Material.parse(JSON.parse(await readFile(path.join(dir, '.review', 'material.json'), 'utf8')));
       expect(material.material.map((m) => [m.ref, m.status])).toEqual([['added.txt', 'added']]);
     });
 
+    it('a two-round agent session runs every command the installed skill names, exactly as written', async () => {
+      const { dir, git } = await gitRepo();
+      const sh = (command: string) => runShell(command, { cwd: dir, env }).then((result) => ({ ...result, command }));
+      const ran = new Set<string>();
+      /** Runs a command the skill names, as a shell would, and fails the test on an unexpected exit. */
+      const skillCommand = async (command: string, exit = 0) => {
+        const result = await sh(command);
+        expect(result.code, `${command}\n${result.stderr}`).toBe(exit);
+        ran.add(command);
+        return result;
+      };
+
+      expect((await sh('involut skill --install')).code).toBe(0);
+      const skill = await readFile(path.join(dir, '.claude', 'skills', 'involut', 'SKILL.md'), 'utf8');
+      const named = new Set([...skill.matchAll(/`(involut [^`]*)`/g)].map((m) => m[1]!));
+      expect([...named].sort()).toEqual(['involut check', 'involut notes', 'involut rounds', 'involut rounds --begin']);
+      const schema = /"\$schema": "([^"]+)"/.exec(skill)![1]!;
+      expect(existsSync(schema)).toBe(true);
+      git('add', '-A');
+      git('commit', '--quiet', '-m', 'teach the agents Involut');
+
+      // Round 1: begin, the work, the capture.
+      await skillCommand('involut rounds --begin');
+      expect(git('status', '--porcelain', '--untracked-files=all')).toBe('');
+      await mkdir(path.join(dir, 'src'));
+      await writeFile(path.join(dir, 'src', 'limit.ts'), 'export const LIMIT = 30;\n');
+      await writeFile(path.join(dir, 'sheet.png'), png(32, 32));
+      git('add', 'src/limit.ts');
+      await writeFile(path.join(dir, 'README.md'), '# test\n\nThe limit is thirty.\n');
+      await skillCommand('involut rounds');
+
+      // What the viewer would report, check reports in the viewer's words.
+      const base = { intent: 'behavior', minutes: 1, refs: ['src/limit.ts'] };
+      const writeCards = (cards: unknown[]) =>
+        writeFile(path.join(dir, '.review', 'cards.json'), JSON.stringify({ $schema: schema, contract: 1, cards }));
+      await writeCards([
+        { ...base, id: 'q', title: 'q', question: { when: 'after', text: 'What breaks?' } },
+        {
+          ...base,
+          id: 'g',
+          title: 'g',
+          render: 'graph',
+          payload: { graph: { nodes: [{ id: 'a' }, { id: 'a' }], edges: [{ from: 'a', to: 'z' }] } },
+        },
+        {
+          ...base,
+          id: 't',
+          title: 't',
+          render: 'table',
+          payload: { table: { columns: ['k', 'v'], rows: [['only']] } },
+        },
+        {
+          ...base,
+          id: 'i',
+          title: 'i',
+          refs: ['sheet.png'],
+          render: 'image',
+          payload: { frames: [{ name: 'off', x: 40, y: 0, w: 8, h: 8 }] },
+        },
+      ]);
+      const flagged = JSON.parse((await sh('involut check --json')).stdout) as {
+        findings: Array<{ code: string; message: string }>;
+      };
+      expect(flagged.findings.map((f) => [f.code, f.message])).toEqual(
+        expect.arrayContaining([
+          [
+            'no-answer',
+            'The question has no `answer`, so after the reader answers, “The agent’s answer” says “not stated”.',
+          ],
+          ['graph-dangling', '1 edge names a node that is not in the graph, so it is not drawn: a → z.'],
+          [
+            'graph-duplicate',
+            "1 node id appears more than once: a (2 times); each is drawn once, with the first one's label and state.",
+          ],
+          ['table-ragged', 'One row does not have 2 cells, one per column: row 1 has 1 (1 missing, marked “no cell”).'],
+          [
+            'frames-outside',
+            'sheet.png: 1 frame lies outside the image and could not be compared: off (x 40, y 0, 8×8) is outside the after image (32×32).',
+          ],
+        ]),
+      );
+
+      const first = {
+        ...base,
+        id: 'c_1',
+        title: 'The limit is thirty',
+        refs: ['src/limit.ts', 'README.md', 'sheet.png'],
+        marks: [{ ref: 'src/limit.ts', at: 'LIMIT = 30', text: 'The whole change.' }],
+        question: { when: 'before', text: 'What is the limit?', options: ['30', '40'], answer: '30' },
+      };
+      await writeCards([first]);
+      expect((await skillCommand('involut check')).stdout).toBe('cards.json is clean\n');
+
+      // The reader leaves a note through the installed viewer server.
+      const server = spawn(bin, ['--no-open', '--port', '0'], { cwd: dir, env });
+      try {
+        const url = await firstLine(server);
+        const origin = new URL(url).origin;
+        const token = new URLSearchParams(new URL(url).hash.slice(1)).get('token')!;
+        const put = await fetch(`${origin}/api/notes/c_1`, {
+          method: 'PUT',
+          headers: { 'x-involut-token': token, origin, 'content-type': 'application/json' },
+          body: JSON.stringify({ text: 'Make it forty.', title: first.title, refs: first.refs, seen: null }),
+        });
+        expect(put.status).toBe(200);
+      } finally {
+        server.kill('SIGTERM');
+      }
+      expect((await skillCommand('involut notes')).stdout).toContain('Make it forty.');
+
+      // Round 2: the agent addresses the note, captures again, and adds a card; the first stays as it was.
+      await writeFile(path.join(dir, 'src', 'limit.ts'), 'export const LIMIT = 40;\n');
+      await skillCommand('involut rounds');
+      expect(await readFile(path.join(dir, '.review', 'rounds', '1', 'cards.json'), 'utf8')).toContain('"c_1"');
+      const second = {
+        ...base,
+        id: 'c_2',
+        title: 'The limit is forty',
+        marks: [{ ref: 'src/limit.ts', at: 'LIMIT = 40', text: 'As asked.' }],
+        addresses: ['c_1'],
+        continues: 'c_1',
+      };
+      await writeCards([first, second]);
+      // c_1's mark no longer matches: information about an earlier card, not something to fix.
+      const strict = await skillCommand('involut check --strict');
+      expect(strict.stdout).toMatch(/^info c_1: The mark at "LIMIT = 30" matches no line/m);
+      expect(strict.stdout).not.toContain('fix:');
+      expect((await skillCommand('involut notes')).stdout).not.toContain('Make it forty.');
+      for (const command of named) expect(ran, command).toContain(command);
+      expect(git('status', '--porcelain', '--untracked-files=all')).not.toContain('.review');
+    });
+
     it('involut demo finds its fixtures inside the package, serves them, and cleans up on SIGTERM', async () => {
       const tmp = await temporaryFolder('involut-demo-tmp-');
       const child = spawn(bin, ['demo', '--json', '--no-open', '--port', '0'], {
         cwd: tmp,
-        env: isolatedEnv(home, { TMPDIR: tmp }),
+        env: { ...env, TMPDIR: tmp },
       });
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       let stdout = '';

@@ -3,6 +3,7 @@
  * turning ELK's answer into something to draw, and the pan/zoom arithmetic.
  * Nothing here touches the DOM or imports elkjs; `elk.ts` does the layout.
  */
+import { graphFaults } from '../../../schemas/checks';
 import type { GraphEdge, GraphPayload, GraphState } from '../../../schemas/renders/graph';
 
 export type Graph = GraphPayload['graph'];
@@ -31,45 +32,20 @@ export interface CheckedGraph {
   duplicates: Array<{ id: string; count: number }>;
 }
 
+/** What to draw, and what to report (found as `involut check` finds it). */
 export function checkGraph(graph: Graph): CheckedGraph {
-  const seen = new Map<string, number>();
+  const { dangling, duplicates } = graphFaults(graph);
+  const seen = new Set<string>();
   const nodes: CheckedNode[] = [];
   for (const node of graph.nodes) {
-    const count = (seen.get(node.id) ?? 0) + 1;
-    seen.set(node.id, count);
-    if (count === 1) nodes.push({ id: node.id, label: node.label || node.id, state: node.state ?? null });
+    if (!seen.has(node.id)) nodes.push({ id: node.id, label: node.label || node.id, state: node.state ?? null });
+    seen.add(node.id);
   }
-  const duplicates = [...seen].filter(([, count]) => count > 1).map(([id, count]) => ({ id, count }));
-  const edges: CheckedEdge[] = [];
-  const dangling: GraphEdge[] = [];
-  for (const edge of graph.edges) {
-    if (seen.has(edge.from) && seen.has(edge.to))
-      edges.push({ from: edge.from, to: edge.to, label: edge.label || null, state: edge.state ?? null });
-    else dangling.push(edge);
-  }
+  const lost = new Set(dangling);
+  const edges: CheckedEdge[] = graph.edges
+    .filter((edge) => !lost.has(edge))
+    .map((edge) => ({ from: edge.from, to: edge.to, label: edge.label || null, state: edge.state ?? null }));
   return { nodes, edges, dangling, duplicates };
-}
-
-const LISTED = 6;
-
-function listed<T>(items: T[], show: (item: T) => string): string {
-  const shown = items.slice(0, LISTED).map(show).join(', ');
-  return items.length > LISTED ? `${shown} and ${items.length - LISTED} more` : shown;
-}
-
-/** "2 edges name nodes that are not in the graph: a → x, y → b." or null when every edge lands. */
-export function danglingSentence(dangling: GraphEdge[]): string | null {
-  if (dangling.length === 0) return null;
-  const subject =
-    dangling.length === 1 ? '1 edge names a node that is' : `${dangling.length} edges name nodes that are`;
-  return `${subject} not in the graph, so ${dangling.length === 1 ? 'it is' : 'they are'} not drawn: ${listed(dangling, (e) => `${e.from} → ${e.to}`)}.`;
-}
-
-/** "2 node ids appear more than once: a (3 times), b (2 times); each is drawn once." or null. */
-export function duplicateSentence(duplicates: CheckedGraph['duplicates']): string | null {
-  if (duplicates.length === 0) return null;
-  const subject = duplicates.length === 1 ? '1 node id appears' : `${duplicates.length} node ids appear`;
-  return `${subject} more than once: ${listed(duplicates, (d) => `${d.id} (${d.count} times)`)}; each is drawn once, with the first one's label and state.`;
 }
 
 export const STATES: GraphState[] = ['added', 'removed', 'changed'];

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { outsideItem, outsideSentence, rectText, sizeText } from '../../../schemas/checks';
 import type { ImageFrame } from '../../../schemas/renders/image';
 import {
   changeMask,
@@ -173,16 +174,10 @@ function Outside({
 }) {
   return (
     <div className="inv-frames-outside" role="note">
-      <p>
-        {outside.length} {outside.length === 1 ? 'frame lies' : 'frames lie'} outside the image and could not be
-        compared:
-      </p>
+      <p>{outsideSentence(outside.length)}</p>
       <ul>
-        {outside.map(({ frame, sides }, i) => (
-          <li key={i}>
-            <strong>{frame.name}</strong> ({rectText(frame)}) is outside the{' '}
-            {sides.map((s) => `${s} image (${sizeText(sizes[s])})`).join(' and the ')}.
-          </li>
+        {outside.map((item, i) => (
+          <li key={i}>{outsideItem(item, sizes)}</li>
         ))}
       </ul>
     </div>
@@ -191,12 +186,4 @@ function Outside({
 
 export function pixelCount(n: number): string {
   return `${n.toLocaleString('en')} ${n === 1 ? 'pixel' : 'pixels'}`;
-}
-
-export function sizeText(size: Size | null | undefined): string {
-  return size ? `${size.w}×${size.h}` : 'size unknown';
-}
-
-function rectText(frame: ImageFrame): string {
-  return `x ${frame.x}, y ${frame.y}, ${frame.w}×${frame.h}`;
 }
