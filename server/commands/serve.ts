@@ -31,7 +31,13 @@ export async function serve(flags: ServeFlags, out: Output): Promise<void> {
     return;
   }
   // The viewer creates .review/ when the first note is saved: git must ignore it before then.
-  await excludeReview(repo);
+  // A repository the reader may not write (someone else's checkout) is still served.
+  await excludeReview(repo).catch((error: NodeJS.ErrnoException) => {
+    if (!['EACCES', 'EPERM', 'EROFS'].includes(error.code ?? '')) throw error;
+    out.warn(
+      `Involut could not add /.review/ to ${repo.excludeFile} (${error.code}), so git may list .review/ once a note is saved.`,
+    );
+  });
   const host = flags.host ?? '127.0.0.1';
   if (!isLoopback(host)) out.warn(exposedWarning(host));
   // Listen for the stop signals before anything is printed: whoever reads the URL may stop us at once.
