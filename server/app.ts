@@ -16,6 +16,7 @@ import { lineRoutes } from './routes/lines';
 import { searchRoutes } from './routes/search';
 import { sinceLastRoutes } from './routes/since-last';
 import { viewerRoutes } from './routes/viewer';
+import { whitespaceRoutes } from './routes/whitespace';
 import {
   guardRequests,
   isApiPath,
@@ -104,6 +105,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       sinceLastRoutes(api, context);
       searchRoutes(api, context);
       lineRoutes(api, context);
+      whitespaceRoutes(api, context);
     },
     { prefix: '/api' },
   );

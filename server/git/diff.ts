@@ -151,7 +151,7 @@ function toFileDiff(change: RawChange, sections: Buffer[]): FileDiff {
 }
 
 /** Offset of the first `@@ -` line of a section, or -1. */
-function hunkStart(section: Buffer): number {
+export function hunkStart(section: Buffer): number {
   if (section.subarray(0, 4).toString() === '@@ -') return 0;
   const at = section.indexOf('\n@@ -');
   return at === -1 ? -1 : at + 1;

@@ -17,6 +17,8 @@ interface Props {
   onHelp: () => void;
   /** The search field of the whole round. */
   search: React.ReactNode;
+  /** The reader's drawing preferences (whitespace). */
+  options: React.ReactNode;
 }
 
 /** The top bar: mode, diff format, the daily budget, the notes hand-over, and help. */
@@ -31,6 +33,7 @@ export function Header({
   promptContext,
   onHelp,
   search,
+  options,
 }: Props) {
   const count = Object.keys(notes).length;
   const bar = useRef<HTMLElement>(null);
@@ -60,6 +63,7 @@ export function Header({
           Side by side
         </button>
       </div>
+      {options}
       {search}
       {hasCards && (
         <label className="inv-budget">

@@ -17,6 +17,8 @@ import type { NotesApi } from '../state/useNotes';
 import { ChunkedDiff } from './ChunkedDiff';
 import { ContextBar } from './ContextBar';
 import { useExpandedContext } from './useExpandedContext';
+import { useWhitespace, type WhitespaceState } from './useWhitespace';
+import { useViewSettings } from '../state/settings';
 import type { LineExtra } from './ChunkView';
 import type { DiffFormat } from './diff2html';
 import { countLines, estimateFileHeight, HUGE_CHARS, HUGE_LINES, startsOpen } from './estimate';
@@ -61,7 +63,10 @@ export function FileDiff(props: Props) {
   );
 }
 
-function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote, sinceRound }: Props) {
+function SeenFile({ entry: material, format, api, notes, marks, viewed, onViewed, fileNote, sinceRound }: Props) {
+  // The diff as the reader asked to see it (whitespace-only changes left out, or not).
+  const whitespace = useWhitespace(material, api, useViewSettings().hideWhitespace);
+  const entry = whitespace.entry;
   const lineCount = useMemo(() => countLines(entry.diff), [entry.diff]);
   // A viewed file starts folded, and folds when marked viewed; collapse and expand all override both.
   const [open, setOpen] = useFold(startsOpen(entry, lineCount, marks.length > 0) && !viewed);
@@ -129,6 +134,7 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
         open={open}
         onToggle={() => setOpen(!open)}
         foldable={!!entry.diff}
+        whitespace={whitespace.state}
       />
       <InvisibleWarning entry={entry} />
       {unmatched.map((p, i) => (
@@ -142,7 +148,15 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
         </div>
       ))}
       <ApartLineNotes entry={entry} apart={lineNotes.apart} notes={notes} sinceRound={sinceRound} />
-      <FileBody entry={entry} api={api} open={open} viewed={viewed} lineCount={lineCount} onOpen={() => setOpen(true)}>
+      <FileBody
+        entry={entry}
+        api={api}
+        open={open}
+        viewed={viewed}
+        lineCount={lineCount}
+        onOpen={() => setOpen(true)}
+        onlyWhitespace={whitespace.state === 'only-whitespace'}
+      >
         {open && (
           <ChunkedDiff
             entry={shown}
@@ -192,6 +206,7 @@ function FileBody({
   viewed,
   lineCount,
   onOpen,
+  onlyWhitespace,
   children,
 }: {
   entry: MaterialEntry;
@@ -200,6 +215,7 @@ function FileBody({
   viewed: boolean;
   lineCount: number;
   onOpen: () => void;
+  onlyWhitespace: boolean;
   children: React.ReactNode;
 }) {
   if (entry.withheld) {
@@ -207,6 +223,8 @@ function FileBody({
   }
   if (entry.binary) return <BinaryView entry={entry} api={api} />;
   if (entry.diff === '' || entry.diff === null) return <p className="inv-file-message">{noLinesMessage(entry)}</p>;
+  if (onlyWhitespace)
+    return <p className="inv-file-message">Only whitespace changed: show whitespace changes to read it.</p>;
   if (!open) {
     return (
       <button type="button" className="inv-fold" onClick={onOpen}>
@@ -240,6 +258,7 @@ function FileHeader({
   open,
   onToggle,
   foldable,
+  whitespace,
 }: {
   entry: MaterialEntry;
   viewed: boolean;
@@ -247,6 +266,7 @@ function FileHeader({
   open: boolean;
   onToggle: () => void;
   foldable: boolean;
+  whitespace: WhitespaceState;
 }) {
   return (
     <header className="inv-file-header">
@@ -275,6 +295,11 @@ function FileHeader({
         )}
       </span>
       <FileTags entry={entry} />
+      {(whitespace === 'hidden' || whitespace === 'only-whitespace') && (
+        <span className="inv-tag" title="Whitespace-only changes are left out of this diff">
+          whitespace hidden
+        </span>
+      )}
       <span className="inv-counts">
         {entry.additions != null && <span className="inv-add">+{entry.additions}</span>}
         {entry.deletions != null && <span className="inv-del">−{entry.deletions}</span>}

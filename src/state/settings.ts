@@ -1,0 +1,11 @@
+import { createContext, useContext } from 'react';
+
+/** How the reader likes diffs drawn, kept in localStorage (App) and read by every file. */
+export interface ViewSettings {
+  /** Whitespace-only changes are left out of modified files' diffs (`git diff -w`). Default false. */
+  hideWhitespace: boolean;
+}
+
+export const ViewSettingsContext = createContext<ViewSettings>({ hideWhitespace: false });
+
+export const useViewSettings = () => useContext(ViewSettingsContext);

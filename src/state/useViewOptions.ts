@@ -1,0 +1,12 @@
+import { useMemo } from 'react';
+import type { ViewSettings } from './settings';
+import { useStored } from './storage';
+
+/** The reader's drawing preferences, remembered in this browser like the diff format. */
+export function useViewOptions() {
+  const [hideWhitespace, setHideWhitespace] = useStored('hide-whitespace', false);
+  const settings = useMemo<ViewSettings>(() => ({ hideWhitespace }), [hideWhitespace]);
+  return { hideWhitespace, setHideWhitespace, settings };
+}
+
+export type ViewOptionsState = ReturnType<typeof useViewOptions>;
