@@ -1,4 +1,5 @@
 import type { ViewOptionsState } from '../state/useViewOptions';
+import './reading.css';
 
 /** The reader's drawing preferences in the top bar: whitespace. */
 export function ViewOptions({ options }: { options: ViewOptionsState }) {

@@ -5,6 +5,7 @@ import { sessionToken, type Api } from '../api/client';
 import { formatPlace } from '../model/place';
 import { BinaryView } from '../components/BinaryView';
 import { ApartLineNotes, lineNoteKeys, placeLineNotes } from '../components/LineNotes';
+import { isMarkdown, MarkdownPreview } from '../components/MarkdownPreview';
 import { NoteBox } from '../components/NoteBox';
 import { Visible } from '../components/Visible';
 import { invisibleWarning } from '../model/invisible';
@@ -80,6 +81,7 @@ function SeenFile({ entry: material, format, api, notes, marks, viewed, onViewed
   useLayoutEffect(() => {
     if (target?.line) setOpen(true);
   }, [target, setOpen]);
+  const [preview, setPreview] = useState(false);
   const [openLine, setOpenLine] = useState<string | null>(null);
   const focusLine = useRef<string | null>(null);
   const context = useExpandedContext(entry, api);
@@ -135,7 +137,9 @@ function SeenFile({ entry: material, format, api, notes, marks, viewed, onViewed
         onToggle={() => setOpen(!open)}
         foldable={!!entry.diff}
         whitespace={whitespace.state}
+        preview={isMarkdown(entry) ? { on: preview, toggle: () => setPreview(!preview) } : null}
       />
+      {preview && <MarkdownPreview entry={entry} api={api} />}
       <InvisibleWarning entry={entry} />
       {unmatched.map((p, i) => (
         <div key={i} className="inv-mark inv-mark-unmatched" role="note">
@@ -259,6 +263,7 @@ function FileHeader({
   onToggle,
   foldable,
   whitespace,
+  preview,
 }: {
   entry: MaterialEntry;
   viewed: boolean;
@@ -267,6 +272,8 @@ function FileHeader({
   onToggle: () => void;
   foldable: boolean;
   whitespace: WhitespaceState;
+  /** A Markdown file's rendered before and after, shown or not. */
+  preview: { on: boolean; toggle: () => void } | null;
 }) {
   return (
     <header className="inv-file-header">
@@ -304,6 +311,18 @@ function FileHeader({
         {entry.additions != null && <span className="inv-add">+{entry.additions}</span>}
         {entry.deletions != null && <span className="inv-del">−{entry.deletions}</span>}
       </span>
+      {preview && (
+        <button
+          type="button"
+          className="inv-file-action"
+          aria-pressed={preview.on}
+          aria-label={`Preview ${entry.ref} rendered`}
+          title="Show this Markdown file rendered, before and after"
+          onClick={preview.toggle}
+        >
+          Preview
+        </button>
+      )}
       <a
         className="inv-copy-link"
         href={formatPlace(sessionToken(), { mode: 'raw', file: entry.ref })}

@@ -63,3 +63,46 @@ describe('hide whitespace', () => {
     );
   });
 });
+
+describe('Markdown preview', () => {
+  it('renders a changed .md file before and after, its raw HTML as text, nothing run, nothing loaded', async () => {
+    const { page, dialogs, screenshot } = await open('review-reading');
+    const requests: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    await raw(page);
+    const guide = fileOf(page, 'docs/guide.md');
+    await guide.scrollIntoViewIfNeeded();
+    await guide.getByRole('button', { name: 'Preview docs/guide.md rendered' }).click();
+    const before = guide.getByRole('region', { name: 'before (rendered)' });
+    const after = guide.getByRole('region', { name: 'after (rendered)' });
+    await eventually(() => text(after.locator('h1'))).toBe('Reading guide');
+    expect(await text(before.locator('h1'))).toBe('Reading guide');
+    expect(await texts(before.locator('li'))).toEqual(['Cards group the change by intent', 'Raw shows every file']);
+    expect(await texts(after.locator('li'))).toContain('Notes go back to the agent');
+    expect(await text(after.locator('em'))).toBe('Raw');
+
+    // The hostile HTML reads as text; no element of it exists; the script link is no link.
+    const afterText = await text(after);
+    expect(afterText).toContain("<script>window.__involutPwned = 'script';</script>");
+    expect(afterText).toContain('<img src="x" onerror="window.__involutPwned = \'onerror\'">');
+    expect(await after.locator('script, img, iframe').count()).toBe(0);
+    expect(await after.locator('a[href^="javascript"]').count()).toBe(0);
+    expect(await after.getByRole('link', { name: 'the docs' }).getAttribute('href')).toBe('https://example.com/docs');
+    expect(afterText).toContain('[image: remote logo]');
+    // Clicking where the javascript: link would be runs nothing either.
+    await after.getByText('run me').click();
+    await page.waitForTimeout(300);
+    expect(
+      await page.evaluate(() => (window as unknown as { __involutPwned?: string }).__involutPwned),
+    ).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    // Nothing but the viewer's own server was asked for anything (blob: URLs are the sprite sheet's bytes, already loaded).
+    const origin = new URL(page.url()).origin;
+    expect(requests.filter((url) => !url.startsWith(origin) && !url.startsWith('blob:'))).toEqual([]);
+    await screenshot('reading-markdown-preview');
+
+    // Folded again by the same button.
+    await guide.getByRole('button', { name: 'Preview docs/guide.md rendered' }).click();
+    expect(await guide.locator('.inv-md-preview').count()).toBe(0);
+  });
+});
