@@ -106,3 +106,47 @@ describe('Markdown preview', () => {
     expect(await guide.locator('.inv-md-preview').count()).toBe(0);
   });
 });
+
+describe('images in Raw', () => {
+  it('compares an image side by side, by difference, with a slider and an onion skin', async () => {
+    const { page, screenshot } = await open('review-reading');
+    await raw(page);
+    const SHEET = 'art/hero-sheet.png';
+    const sheet = fileOf(page, SHEET);
+    await sheet.scrollIntoViewIfNeeded();
+    const modes = sheet.getByRole('group', { name: `How to compare ${SHEET}` });
+    await modes.waitFor();
+    expect(await modes.getByRole('button', { name: 'Side by side' }).getAttribute('aria-pressed')).toBe('true');
+    await eventually(() => sheet.getByRole('img', { name: `${SHEET}, before` }).count()).toBe(1);
+    expect(await sheet.getByRole('img', { name: `${SHEET}, after` }).count()).toBe(1);
+    // Under the file's own header, the drawing does not name the file again.
+    expect(await sheet.locator('.inv-img-head h3').count()).toBe(0);
+
+    await modes.getByRole('button', { name: 'Difference' }).click();
+    const canvas = sheet.getByRole('img', {
+      name: `${SHEET}: the pixels that differ, in magenta, over the after image dimmed`,
+    });
+    await eventually(() => canvas.count()).toBe(1);
+    const magenta = await canvas.evaluate((c) => {
+      const data = (c as HTMLCanvasElement).getContext('2d')!.getImageData(0, 0, 128, 128).data;
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4)
+        if (data[i] === 255 && data[i + 1] === 0 && data[i + 2] === 255 && data[i + 3] === 255) n++;
+      return n;
+    });
+    expect(magenta).toBe(21);
+    await screenshot('reading-raw-image-difference');
+
+    await modes.getByRole('button', { name: 'Slider' }).click();
+    await sheet.getByRole('slider', { name: 'Slider: before left of the line, after right of it' }).fill('25');
+    const layers = sheet.locator('.inv-img-stage .inv-img-layer');
+    expect(await layers.evaluateAll((ls) => ls.map((l) => (l as HTMLElement).style.clipPath))).toEqual([
+      'inset(0px 75% 0px 0px)',
+      'inset(0px 0px 0px 25%)',
+    ]);
+
+    await modes.getByRole('button', { name: 'Onion skin' }).click();
+    await sheet.getByRole('slider', { name: 'Onion skin: opacity of the after image over the before' }).fill('20');
+    expect(await layers.nth(1).evaluate((l) => getComputedStyle(l).opacity)).toBe('0.2');
+  });
+});
