@@ -3,7 +3,12 @@ import type { Review } from '../state/useReview';
 /** Everything the reader must know about the state of the files, one line each. */
 export function Banners({ review }: { review: Review }) {
   const banners: Array<{ tone: 'warn' | 'error' | 'info'; text: string }> = [];
-  if (review.connection)
+  if (review.keyRefused)
+    banners.push({
+      tone: 'error',
+      text: 'This page has no key to the Involut server: open the URL `involut` printed in its terminal, which carries the key (after #token=).',
+    });
+  else if (review.connection)
     banners.push({
       tone: 'error',
       text: `The Involut server cannot be reached (${review.connection}). Is \`npx involut\` still running?`,

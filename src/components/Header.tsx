@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Note } from '../../schemas/notes';
 import type { DiffFormat } from '../diff/diff2html';
 import { notesPrompt, type NotesContext } from '../model/prompt';
@@ -87,8 +87,17 @@ export function Header({
   );
 }
 
+/** How long "Copied" stays: long enough to read, short enough not to linger over the page. */
+const COPIED_MS = 4000;
+
 function CopyPrompt({ notes, count, context }: { notes: Record<string, Note>; count: number; context: NotesContext }) {
   const [copied, setCopied] = useState<string | null>(null);
+  // The confirmation goes after a moment; the prompt shown to copy by hand stays until the next copy.
+  useEffect(() => {
+    if (!copied?.startsWith('Copied')) return;
+    const timer = setTimeout(() => setCopied(null), COPIED_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
   const copy = async () => {
     const text = notesPrompt(notes, context);
     try {

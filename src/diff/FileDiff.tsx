@@ -1,12 +1,14 @@
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useContext, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Mark } from '../../schemas/cards';
 import type { MaterialEntry } from '../../schemas/material';
 import { sessionToken, type Api } from '../api/client';
 import { formatPlace } from '../model/place';
 import { BinaryView } from '../components/BinaryView';
 import { ApartLineNotes, lineNoteKeys, placeLineNotes } from '../components/LineNotes';
+import { CopyPath } from '../components/CopyPath';
 import { isMarkdown, MarkdownPreview } from '../components/MarkdownPreview';
 import { NoteBox } from '../components/NoteBox';
+import { ThreadsContext } from '../components/NoteThread';
 import { Visible } from '../components/Visible';
 import { invisibleWarning } from '../model/invisible';
 import { diffLines, findLine, lineAnchor } from '../model/diff-lines';
@@ -142,14 +144,7 @@ function SeenFile({ entry: material, format, api, notes, marks, viewed, onViewed
       {preview && <MarkdownPreview entry={entry} api={api} />}
       <InvisibleWarning entry={entry} />
       {unmatched.map((p, i) => (
-        <div key={i} className="inv-mark inv-mark-unmatched" role="note">
-          <span className="inv-mark-label">
-            mark from {p.cardId}, no line contains “<Visible text={p.mark.at} />”
-          </span>
-          <span className="inv-mark-text">
-            <Visible text={p.mark.text} />
-          </span>
-        </div>
+        <UnmatchedMark key={i} at={p.mark.at} text={p.mark.text} cardId={p.cardId} />
       ))}
       <ApartLineNotes entry={entry} apart={lineNotes.apart} notes={notes} sinceRound={sinceRound} />
       <FileBody
@@ -323,6 +318,7 @@ function FileHeader({
           Preview
         </button>
       )}
+      <CopyPath path={entry.ref} />
       <a
         className="inv-copy-link"
         href={formatPlace(sessionToken(), { mode: 'raw', file: entry.ref })}
@@ -357,10 +353,34 @@ function FileTags({ entry }: { entry: MaterialEntry }) {
   );
 }
 
+/** A mark whose line is in no hunk of this diff: shown above it, never dropped. */
+function UnmatchedMark({ at, text, cardId }: { at: string; text: string; cardId: string }) {
+  const title = useCardTitle(cardId);
+  return (
+    <div className="inv-mark inv-mark-unmatched" role="note">
+      <span className="inv-mark-label">
+        mark from “<Visible text={title} />
+        ”, no line contains “<Visible text={at} />”
+      </span>
+      <span className="inv-mark-text">
+        <Visible text={text} />
+      </span>
+    </div>
+  );
+}
+
+/** The title of the card a mark comes from (its id while the card is not known). */
+function useCardTitle(cardId: string): string {
+  return useContext(ThreadsContext)?.titleOf(cardId) ?? cardId;
+}
+
 function MarkNote({ text, cardId }: { text: string; cardId: string }) {
+  const title = useCardTitle(cardId);
   return (
     <div className="inv-mark" role="note">
-      <span className="inv-mark-label">{cardId}</span>
+      <span className="inv-mark-label" title={`A mark of the card “${title}”`}>
+        <Visible text={title} />
+      </span>
       <span className="inv-mark-text">
         <Visible text={text} />
       </span>

@@ -6,7 +6,7 @@ import type { Api } from '../api/client';
 import { GraphPayload } from '../../schemas/renders/graph';
 import { GraphDraw } from './graph';
 import { ImagePayload } from '../../schemas/renders/image';
-import { ImageDraw } from './image';
+import { ImageDraw, isDrawnImage } from './image';
 import { TreePayload } from '../../schemas/renders/tree';
 import { TreeDraw } from './tree';
 import { SchemaPayload } from '../../schemas/renders/schema';
@@ -27,10 +27,16 @@ export interface RenderProps<T> {
 export interface Render<T = unknown> {
   schema: z.ZodType<T>;
   Draw: ComponentType<RenderProps<T>>;
+  /** Which of the card's files the drawing shows; the others keep their diff in the card's summary. Default: all. */
+  draws?: (entry: MaterialEntry) => boolean;
 }
 
-export function defineRender<T>(schema: z.ZodType<T>, Draw: ComponentType<RenderProps<T>>): Render<T> {
-  return { schema, Draw };
+export function defineRender<T>(
+  schema: z.ZodType<T>,
+  Draw: ComponentType<RenderProps<T>>,
+  draws?: (entry: MaterialEntry) => boolean,
+): Render<T> {
+  return { schema, Draw, draws };
 }
 
 /**
@@ -40,7 +46,7 @@ export function defineRender<T>(schema: z.ZodType<T>, Draw: ComponentType<Render
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each render has its own payload type
 const RENDERS: Partial<Record<RenderKind, Render<any>>> = {
   graph: defineRender(GraphPayload, GraphDraw),
-  image: defineRender(ImagePayload, ImageDraw),
+  image: defineRender(ImagePayload, ImageDraw, isDrawnImage),
   tree: defineRender(TreePayload, TreeDraw),
   schema: defineRender(SchemaPayload, SchemaDraw),
   table: defineRender(TablePayload, TableDraw),
@@ -49,7 +55,10 @@ const RENDERS: Partial<Record<RenderKind, Render<any>>> = {
 /** The drawing a card asks for with its validated payload, or why there is none. Either way the diff is shown. */
 export function renderFor(
   card: Card,
-): { Draw: ComponentType<RenderProps<unknown>>; data: unknown } | { absent: string } | null {
+):
+  | { Draw: ComponentType<RenderProps<unknown>>; data: unknown; draws?: (entry: MaterialEntry) => boolean }
+  | { absent: string }
+  | null {
   const kind = card.render ?? 'code';
   if (kind === 'code') return null;
   const render = RENDERS[kind];
@@ -65,5 +74,5 @@ export function renderFor(
       card.payload === undefined || card.payload === null ? 'the card has no payload.' : `${where}: ${issue.message}.`;
     return { absent: `The ${kind} drawing is absent: ${problem} The diff below shows the change.` };
   }
-  return { Draw: render.Draw as ComponentType<RenderProps<unknown>>, data: parsed.data };
+  return { Draw: render.Draw as ComponentType<RenderProps<unknown>>, data: parsed.data, draws: render.draws };
 }
