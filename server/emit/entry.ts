@@ -52,6 +52,7 @@ export async function buildEntry(file: FileDiff, facts: EntryFacts, blobs: BlobS
     commits: subjects(facts, change),
   };
   if (change.from) entry.from = change.from;
+  if (change.status === 'R' && change.similarity !== undefined) entry.similarity = change.similarity;
   const modeChanged =
     change.oldMode !== change.newMode && !ZERO_OID.test(change.oldMode) && !ZERO_OID.test(change.newMode);
   if (modeChanged) entry.mode = { before: change.oldMode, after: change.newMode };

@@ -13,6 +13,8 @@ export interface RawChange {
   path: string;
   /** The old path of a rename. */
   from?: string;
+  /** How alike a rename's two sides are, in percent (git's `R086` is 86). */
+  similarity?: number;
 }
 
 /** A raw change with its patch text, as git printed it. */
@@ -130,7 +132,8 @@ export function parseRaw(raw: Buffer): RawChange[] {
     if (letter === 'R' || letter === 'C') {
       const from = fields[i++]!;
       const path = fields[i++]!;
-      changes.push({ status: letter === 'R' ? 'R' : 'A', oldMode, newMode, oldOid, newOid, path, from });
+      const similarity = Number(score.slice(1));
+      changes.push({ status: letter === 'R' ? 'R' : 'A', oldMode, newMode, oldOid, newOid, path, from, similarity });
     } else {
       changes.push({ status: letter, oldMode, newMode, oldOid, newOid, path: fields[i++]! });
     }

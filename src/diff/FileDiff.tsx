@@ -336,6 +336,7 @@ function FileHeader({
 
 function FileTags({ entry }: { entry: MaterialEntry }) {
   const tags: string[] = [];
+  if (entry.status === 'renamed' && entry.similarity != null) tags.push(`${entry.similarity}% similar`);
   if (entry.binary) tags.push('binary');
   if (entry.generated) tags.push('generated');
   if (entry.symlink) tags.push('symlink');

@@ -150,3 +150,24 @@ describe('images in Raw', () => {
     expect(await layers.nth(1).evaluate((l) => getComputedStyle(l).opacity)).toBe('0.2');
   });
 });
+
+describe('file headers', () => {
+  it("say how alike a renamed file is to its old path, and copy a file's path", async () => {
+    const { page, repo, context } = await open('review-reading');
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await raw(page);
+    const renamed = repo.material().material.find((e) => e.ref === 'src/sizes.ts') as { similarity?: number };
+    expect(renamed.similarity).toBeGreaterThan(50);
+    expect(renamed.similarity).toBeLessThan(100);
+    const sizes = fileOf(page, 'src/sizes.ts');
+    await sizes.scrollIntoViewIfNeeded();
+    expect(await texts(sizes.locator('.inv-file-header .inv-tag'))).toContain(`${renamed.similarity}% similar`);
+
+    const copy = sizes.getByRole('button', { name: 'Copy the path src/sizes.ts' });
+    await copy.click();
+    await eventually(() => text(copy)).toContain('Copied');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('src/sizes.ts');
+    // It reads "Copy path" again after a moment.
+    await eventually(() => text(copy)).toBe('Copy path');
+  });
+});
