@@ -190,7 +190,7 @@ function Round({
   return (
     <ThreadsContext.Provider value={threads}>
       <ViewSettingsContext.Provider value={options.settings}>
-        <div className="inv-app">
+        <div className={options.wrap ? 'inv-app inv-wrap' : 'inv-app'}>
           <Header
             mode={mode}
             onMode={setMode}

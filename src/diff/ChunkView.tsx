@@ -6,6 +6,8 @@ import { insertRows, lineOfCell, rowIndexOf, rowOf, ROW_HEIGHT, type Side } from
 import { useDrawTurn } from './drawTurn';
 import { landInSight } from './landInSight';
 import { useNearViewport } from './useNearViewport';
+import { levelSideRows } from './syncRows';
+import { useViewSettings } from '../state/settings';
 
 /** Something shown under one diff line: marks, line notes. */
 export interface LineExtra {
@@ -45,6 +47,23 @@ export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, tar
   const [slots, setSlots] = useState<Array<{ id: string; side: Side; cells: HTMLTableCellElement[] }>>([]);
   const mine = extras.filter((x) => chunkHasLine(chunk, x.side, x.line));
   const placement = mine.map((x) => x.id).join('|');
+  const { wrap } = useViewSettings();
+  // Wrapped side-by-side rows are levelled across the two tables, again whenever the width changes.
+  useLayoutEffect(() => {
+    const element = host.current;
+    if (!drawn || !wrap || format !== 'side-by-side' || !element) return;
+    let width = -1;
+    const observer = new ResizeObserver(([entry]) => {
+      if (!entry || entry.contentRect.width === width) return;
+      width = entry.contentRect.width;
+      levelSideRows(element);
+    });
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      for (const row of element.querySelectorAll<HTMLElement>('.d2h-file-side-diff tr')) row.style.height = '';
+    };
+  }, [drawn, wrap, format, chunk, placement, slots]);
 
   useLayoutEffect(() => {
     const element = host.current;

@@ -5,8 +5,9 @@ import { useStored } from './storage';
 /** The reader's drawing preferences, remembered in this browser like the diff format. */
 export function useViewOptions() {
   const [hideWhitespace, setHideWhitespace] = useStored('hide-whitespace', false);
-  const settings = useMemo<ViewSettings>(() => ({ hideWhitespace }), [hideWhitespace]);
-  return { hideWhitespace, setHideWhitespace, settings };
+  const [wrap, setWrap] = useStored('wrap', false);
+  const settings = useMemo<ViewSettings>(() => ({ hideWhitespace, wrap }), [hideWhitespace, wrap]);
+  return { hideWhitespace, setHideWhitespace, wrap, setWrap, settings };
 }
 
 export type ViewOptionsState = ReturnType<typeof useViewOptions>;

@@ -171,3 +171,44 @@ describe('file headers', () => {
     await eventually(() => text(copy)).toBe('Copy path');
   });
 });
+
+describe('wrapped lines', () => {
+  it('wraps long lines in side by side with both sides level and no sideways scroll, and remembers', async () => {
+    const { page, reload, screenshot } = await open('review-reading');
+    await page.setViewportSize({ width: 800, height: 900 });
+    await raw(page);
+    await page.getByRole('group', { name: 'Diff format' }).getByRole('button', { name: 'Side by side' }).click();
+    const message = fileOf(page, 'src/message.ts');
+    await message.scrollIntoViewIfNeeded();
+    const sides = message.locator('.d2h-file-side-diff');
+    await eventually(() => sides.count()).toBe(2);
+    // Wrapping makes the files above taller: the file is brought back into view before each look.
+    const scrolls = async () => {
+      await message.scrollIntoViewIfNeeded();
+      return sides.evaluateAll((s) => s.map((x) => x.scrollWidth > x.clientWidth + 1));
+    };
+    // Cut, not wrapped: each side scrolls sideways.
+    expect(await scrolls()).toEqual([true, true]);
+
+    await page.getByRole('button', { name: 'Wrap lines' }).click();
+    await eventually(scrolls).toEqual([false, false]);
+    const rows = () =>
+      sides.evaluateAll((s) =>
+        s.map((side) => [...side.querySelectorAll('tbody > tr')].map((r) => r.getBoundingClientRect().height)),
+      );
+    // The long line takes several rows' height, the same on both sides, every other row too.
+    await eventually(async () => {
+      const [left, right] = await rows();
+      return (
+        left!.length === right!.length && left!.every((h, i) => Math.abs(h - right![i]!) < 1) && Math.max(...left!) > 40
+      );
+    }).toBe(true);
+    await screenshot('reading-wrap-side-by-side');
+
+    await reload();
+    await raw(page);
+    expect(await page.getByRole('button', { name: 'Wrap lines' }).getAttribute('aria-pressed')).toBe('true');
+    await fileOf(page, 'src/message.ts').scrollIntoViewIfNeeded();
+    await eventually(scrolls).toEqual([false, false]);
+  });
+});
