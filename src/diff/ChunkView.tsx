@@ -47,7 +47,7 @@ export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, tar
   const [slots, setSlots] = useState<Array<{ id: string; side: Side; cells: HTMLTableCellElement[] }>>([]);
   const mine = extras.filter((x) => chunkHasLine(chunk, x.side, x.line));
   const placement = mine.map((x) => x.id).join('|');
-  const { wrap } = useViewSettings();
+  const { wrap, scheme } = useViewSettings();
   // Wrapped side-by-side rows are levelled across the two tables, again whenever the width changes.
   useLayoutEffect(() => {
     const element = host.current;
@@ -75,7 +75,7 @@ export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, tar
     }
     const target = document.createElement('div');
     element.replaceChildren(target);
-    drawChunk(target, chunk, format);
+    drawChunk(target, chunk, format, scheme);
     if (onHunkClick) {
       for (const cell of target.querySelectorAll<HTMLElement>('td.d2h-info')) {
         cell.title = 'Show more lines above this hunk';
@@ -92,7 +92,7 @@ export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, tar
     const handle = idle(() => void highlightChunk(target, format));
     return () => cancelIdle(handle);
     // `placement` stands for `mine`: redraw only when what is placed, or where, changes.
-  }, [drawn, chunk, format, placement]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [drawn, chunk, format, placement, scheme]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // After the draw above: the target's row is marked and brought into sight, once per jump.
   useLayoutEffect(() => {

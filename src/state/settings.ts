@@ -6,8 +6,10 @@ export interface ViewSettings {
   hideWhitespace: boolean;
   /** Long lines wrap in side by side instead of scrolling sideways. Default false. */
   wrap: boolean;
+  /** The colour scheme the page is drawn in, the chosen theme resolved. */
+  scheme: 'light' | 'dark';
 }
 
-export const ViewSettingsContext = createContext<ViewSettings>({ hideWhitespace: false, wrap: false });
+export const ViewSettingsContext = createContext<ViewSettings>({ hideWhitespace: false, wrap: false, scheme: 'light' });
 
 export const useViewSettings = () => useContext(ViewSettingsContext);

@@ -212,3 +212,32 @@ describe('wrapped lines', () => {
     await eventually(scrolls).toEqual([false, false]);
   });
 });
+
+describe('theme', () => {
+  it('switches light and dark whatever the system says, diffs and highlighting included, and remembers', async () => {
+    const { page, reload, screenshot } = await open('review-reading');
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const theme = page.getByRole('combobox', { name: 'Theme' });
+    await raw(page);
+    // The system (this browser) is light.
+    expect(await background()).toBe('rgb(255, 255, 255)');
+    await theme.selectOption('dark');
+    await eventually(background).toBe('rgb(15, 18, 23)');
+    const row = fileOf(page, 'src/mixed.ts').locator('.d2h-wrapper').first();
+    await fileOf(page, 'src/mixed.ts').scrollIntoViewIfNeeded();
+    await eventually(() => row.getAttribute('class')).toContain('d2h-dark-color-scheme');
+    await eventually(() => page.locator('link#inv-highlight').getAttribute('href')).toContain('github-dark');
+    await screenshot('reading-theme-dark');
+
+    await reload();
+    expect(await page.getByRole('combobox', { name: 'Theme' }).inputValue()).toBe('dark');
+    expect(await background()).toBe('rgb(15, 18, 23)');
+    // A dark system, read in light.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.getByRole('combobox', { name: 'Theme' }).selectOption('light');
+    await eventually(background).toBe('rgb(255, 255, 255)');
+    // Back to the system's: dark.
+    await page.getByRole('combobox', { name: 'Theme' }).selectOption('system');
+    await eventually(background).toBe('rgb(15, 18, 23)');
+  });
+});
