@@ -22,12 +22,19 @@ export function useTheme(theme: Theme): Scheme {
     return () => query.removeEventListener('change', changed);
   }, []);
   const scheme: Scheme = theme === 'system' ? (systemDark ? 'dark' : 'light') : theme;
-  useEffect(() => {
-    document.documentElement.dataset.theme = scheme;
-    highlightSheet().href = scheme === 'dark' ? hljsDark : hljsLight;
-  }, [scheme]);
+  useEffect(() => applyScheme(scheme), [scheme]);
   return scheme;
 }
+
+function applyScheme(scheme: Scheme): void {
+  if (document.documentElement.dataset.theme === scheme) return;
+  document.documentElement.dataset.theme = scheme;
+  highlightSheet().href = scheme === 'dark' ? hljsDark : hljsLight;
+}
+
+// Drawn in the system's scheme from the first paint: the reader's choice is known only once the
+// round (whose repository scopes the stored preferences) has loaded, and a later switch restyles the whole page.
+applyScheme(window.matchMedia(DARK).matches ? 'dark' : 'light');
 
 /** The one <link> of highlight.js's colours (a stylesheet of the page's own origin, as the CSP asks). */
 function highlightSheet(): HTMLLinkElement {
