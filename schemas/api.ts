@@ -207,6 +207,12 @@ export const Lines = z.object({
   lines: z.array(z.string()),
 });
 
+/** `GET /api/whitespace/<ref>`: a modified or renamed file's diff with whitespace ignored (`git diff -w`). */
+export const WhitespaceDiff = z.object({
+  /** The hunks from the first `@@`, as in material.json; "" when only whitespace changed. */
+  diff: z.string(),
+});
+
 /** Every refusal and failure of the API. */
 export const ApiError = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
@@ -230,6 +236,7 @@ export type CommitChanges = z.infer<typeof CommitChanges>;
 export type ApiError = z.infer<typeof ApiError>;
 export type LinesQuery = z.infer<typeof LinesQuery>;
 export type Lines = z.infer<typeof Lines>;
+export type WhitespaceDiff = z.infer<typeof WhitespaceDiff>;
 export type SearchQuery = z.infer<typeof SearchQuery>;
 export type SearchHit = z.infer<typeof SearchHit>;
 export type SearchFile = z.infer<typeof SearchFile>;

@@ -36,6 +36,13 @@ export const MaterialEntry = z.looseObject({
   before_size: ImageSize.optional(),
   // Additive fields.
   from: z.string().optional().describe('Old path of a renamed file.'),
+  similarity: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .optional()
+    .describe('How alike a renamed file is to its old path, in percent, as git measured it (`-M`).'),
   additions: z
     .number()
     .int()

@@ -18,6 +18,7 @@ import { lineRoutes } from './routes/lines';
 import { searchRoutes } from './routes/search';
 import { sinceLastRoutes } from './routes/since-last';
 import { viewerRoutes } from './routes/viewer';
+import { whitespaceRoutes } from './routes/whitespace';
 import {
   guardRequests,
   isApiPath,
@@ -108,6 +109,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       lineRoutes(api, context);
       cardRoundRoutes(api, context);
       commitRoutes(api, context);
+      whitespaceRoutes(api, context);
     },
     { prefix: '/api' },
   );

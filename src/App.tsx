@@ -11,6 +11,7 @@ import { ThreadsContext, type Threads } from './components/NoteThread';
 import { RawMode } from './components/RawMode';
 import { SearchBar } from './components/SearchBar';
 import { SkipLink } from './components/SkipLink';
+import { ViewOptions } from './components/ViewOptions';
 import { UNCLAIMED } from './components/Sidebar';
 import type { DiffFormat } from './diff/diff2html';
 import { landInSight } from './diff/landInSight';
@@ -32,6 +33,8 @@ import { parsePlace, type Place } from './model/place';
 import { useCardRounds } from './state/useCardRounds';
 import { useSinceLast } from './state/useSinceLast';
 import { useViewed } from './state/useViewed';
+import { ViewSettingsContext } from './state/settings';
+import { useViewOptions } from './state/useViewOptions';
 
 const token = sessionToken();
 const api = new Api(token);
@@ -100,6 +103,7 @@ function Round({
   const { isViewed, setViewed } = useViewed();
   const [format, setFormat] = useStored<DiffFormat>('format', 'line-by-line');
   const [help, setHelp] = useState(false);
+  const options = useViewOptions();
 
   const good = review.lastGoodCards;
   const cards = good?.data.cards ?? NO_CARDS;
@@ -197,6 +201,7 @@ function Round({
     },
     toggleRaw: () => setMode(mode === 'raw' ? 'cards' : 'raw'),
     toggleFormat: () => setFormat((f) => (f === 'line-by-line' ? 'side-by-side' : 'line-by-line')),
+    toggleWhitespace: () => options.setHideWhitespace((on) => !on),
     focusNote: () => focusNoteBox(fileOnScreen() ?? currentFile),
     focusSearch: () => document.querySelector<HTMLInputElement>('.inv-search-input')?.focus(),
     toggleHelp: () => setHelp((h) => !h),
@@ -205,51 +210,54 @@ function Round({
 
   return (
     <ThreadsContext.Provider value={threads}>
-      <div className="inv-app">
-        <SkipLink />
-        <Header
-          mode={mode}
-          onMode={setMode}
-          hasCards={hasCards}
-          format={format}
-          onFormat={setFormat}
-          budget={{
-            minutes: reading.budgetMinutes,
-            onMinutes: reading.setBudgetMinutes,
-            total,
-            fits: fits.size,
-            cards: ordered.length,
-          }}
-          notes={notes.notes}
-          promptContext={{ cards, material: entries, threads: threadMap }}
-          onHelp={() => setHelp(true)}
-          search={<SearchBar search={search} onMatch={showMatch} />}
-        />
-        <Banners review={review} />
-        {mode === 'cards' && hasCards ? (
-          <CardsMode
-            cards={cards}
-            invalid={invalid}
-            request={good?.data.request}
-            coverage={coverage}
-            fits={fits}
-            context={context}
-            reading={reading}
-            selected={selected}
+      <ViewSettingsContext.Provider value={options.settings}>
+        <div className={options.wrap ? 'inv-app inv-wrap' : 'inv-app'}>
+          <SkipLink />
+          <Header
+            mode={mode}
+            onMode={setMode}
+            hasCards={hasCards}
+            format={format}
+            onFormat={setFormat}
+            budget={{
+              minutes: reading.budgetMinutes,
+              onMinutes: reading.setBudgetMinutes,
+              total,
+              fits: fits.size,
+              cards: ordered.length,
+            }}
+            notes={notes.notes}
+            promptContext={{ cards, material: entries, threads: threadMap }}
+            onHelp={() => setHelp(true)}
+            search={<SearchBar search={search} onMatch={showMatch} />}
+            options={<ViewOptions options={options} />}
           />
-        ) : (
-          <RawMode
-            entries={entries}
-            cards={cards}
-            context={context}
-            current={currentFile}
-            onOpen={setCurrentFile}
-            sinceLast={sinceLast}
-            commits={material.source.commits ?? NO_COMMITS}
-          />
-        )}
-        {help && <HelpOverlay onClose={() => setHelp(false)} />}
-      </div>
+          <Banners review={review} />
+          {mode === 'cards' && hasCards ? (
+            <CardsMode
+              cards={cards}
+              invalid={invalid}
+              request={good?.data.request}
+              coverage={coverage}
+              fits={fits}
+              context={context}
+              reading={reading}
+              selected={selected}
+            />
+          ) : (
+            <RawMode
+              entries={entries}
+              cards={cards}
+              context={context}
+              current={currentFile}
+              onOpen={setCurrentFile}
+              sinceLast={sinceLast}
+              commits={material.source.commits ?? NO_COMMITS}
+            />
+          )}
+          {help && <HelpOverlay onClose={() => setHelp(false)} />}
+        </div>
+      </ViewSettingsContext.Provider>
     </ThreadsContext.Provider>
   );
 }

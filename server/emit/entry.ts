@@ -54,6 +54,7 @@ export async function buildEntry(file: FileDiff, facts: EntryFacts, blobs: BlobS
   if (change.from) entry.from = change.from;
   if (change.pathBytes) entry.ref_base64 = change.pathBytes.toString('base64');
   if (change.fromBytes) entry.from_base64 = change.fromBytes.toString('base64');
+  if (change.status === 'R' && change.similarity !== undefined) entry.similarity = change.similarity;
   const modeChanged =
     change.oldMode !== change.newMode && !ZERO_OID.test(change.oldMode) && !ZERO_OID.test(change.newMode);
   if (modeChanged) entry.mode = { before: change.oldMode, after: change.newMode };

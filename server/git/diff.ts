@@ -17,6 +17,8 @@ export interface RawChange {
   /** The exact bytes of `path` (and `from`), present only when they are not valid UTF-8 (see `pathFromGit`). */
   pathBytes?: Buffer;
   fromBytes?: Buffer;
+  /** How alike a rename's two sides are, in percent (git's `R086` is 86). */
+  similarity?: number;
 }
 
 /** A raw change with its patch text, as git printed it. */
@@ -151,7 +153,10 @@ export function parseRaw(raw: Buffer): RawChange[] {
     if (letter === 'R' || letter === 'C') {
       const from = fields[i++]!;
       const path = fields[i++]!;
-      changes.push(named({ status: letter === 'R' ? 'R' : 'A', oldMode, newMode, oldOid, newOid }, path, from));
+      const similarity = Number(score.slice(1));
+      changes.push(
+        named({ status: letter === 'R' ? 'R' : 'A', oldMode, newMode, oldOid, newOid, similarity }, path, from),
+      );
     } else {
       changes.push(named({ status: letter, oldMode, newMode, oldOid, newOid }, fields[i++]!));
     }
@@ -172,7 +177,7 @@ function toFileDiff(change: RawChange, sections: Buffer[]): FileDiff {
 }
 
 /** Offset of the first `@@ -` line of a section, or -1. */
-function hunkStart(section: Buffer): number {
+export function hunkStart(section: Buffer): number {
   if (section.subarray(0, 4).toString() === '@@ -') return 0;
   const at = section.indexOf('\n@@ -');
   return at === -1 ? -1 : at + 1;

@@ -16,6 +16,7 @@ import type {
   SearchQuery,
   SearchResult,
   SinceLast,
+  WhitespaceDiff,
 } from '../../schemas/api';
 
 /** The session token the server put in the URL fragment (`#token=…`); kept for this tab's reloads. */
@@ -87,6 +88,8 @@ export class Api {
     this.json<SearchResult>(`/api/search?${new URLSearchParams(query)}`, { signal });
   /** Every line of a file on one side, from the round's own git objects. */
   lines = (ref: string, side: 'before' | 'after') => this.json<Lines>(`/api/lines/${encodePath(ref)}?side=${side}`);
+  /** A modified or renamed file's diff with whitespace ignored, from the round's own git objects. */
+  whitespace = (ref: string) => this.json<WhitespaceDiff>(`/api/whitespace/${encodePath(ref)}`);
 
   putNote = (key: string, body: NotePut) =>
     this.json<NotePutResult>(`/api/notes/${encodeURIComponent(key)}`, {

@@ -5,7 +5,12 @@ export function Banners({ review }: { review: Review }) {
   const banners: Array<{ tone: 'warn' | 'error' | 'info'; text: string }> = [];
   // The server says how Involut runs on its machine; `involut` until it has answered.
   const involut = review.freshness?.command ?? 'involut';
-  if (review.connection)
+  if (review.keyRefused)
+    banners.push({
+      tone: 'error',
+      text: 'This page has no key to the Involut server: open the URL `involut` printed in its terminal, which carries the key (after #token=).',
+    });
+  else if (review.connection)
     banners.push({
       tone: 'error',
       text: `The Involut server cannot be reached (${review.connection}). Is \`${involut}\` still running?`,

@@ -48,6 +48,13 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
   const gated = question?.when === 'before' && !prediction;
   const drawing = renderFor(card);
   const refs = card.refs.filter((ref) => entries.has(ref));
+  // In the summary, the drawing stands for the files it draws; every other file (all of them when
+  // the drawing is absent or malformed) keeps its diff on the card.
+  const undrawn =
+    detail === 'summary' && drawing
+      ? refs.filter((ref) => !('Draw' in drawing) || (drawing.draws && !drawing.draws(entries.get(ref)!)))
+      : [];
+  const diffs = detail === 'full' ? refs : undrawn;
   return (
     <article className={`inv-card inv-intent-${card.intent}`} aria-label={`Card ${card.title}`} data-card-id={card.id}>
       <header className="inv-card-header">
@@ -62,6 +69,7 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
       <CardInvisibleWarning card={card} />
       <Thread card={card} continuedBy={continuedBy} context={context} />
       <CardAddresses keys={card.addresses ?? []} notes={notes.notes} />
+      {detail === 'folded' && <FoldedSummary card={card} files={refs.length} onOpen={() => onDetail('summary')} />}
       {dangling.length > 0 && (
         <p className="inv-dangling" role="note">
           Names {dangling.length === 1 ? 'a file that is' : 'files that are'} not in this round:{' '}
@@ -98,24 +106,42 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
           )}
         </>
       )}
-      {detail === 'full' && !gated && (
+      {diffs.length > 0 && !gated && (
         <>
-          {refs.length > 0 && (
+          {detail === 'full' && refs.length > 0 && (
             <p className="inv-card-progress inv-muted">
               {refs.filter((ref) => context.isViewed(entries.get(ref)!)).length} of {refs.length}{' '}
               {refs.length === 1 ? 'file' : 'files'} viewed
             </p>
           )}
-          <CardDiffs card={card} refs={refs} context={context} />
-          {question?.when === 'after' && <Question question={question} prediction={prediction} onPredict={onPredict} />}
+          <CardDiffs card={card} refs={diffs} context={context} />
+          {detail === 'full' && question?.when === 'after' && (
+            <Question question={question} prediction={prediction} onPredict={onPredict} />
+          )}
         </>
       )}
-      {detail === 'summary' && !gated && refs.length > 0 && (
+      {detail === 'summary' && !gated && refs.length > undrawn.length && (
         <button type="button" className="inv-show-diff" onClick={() => onDetail('full')}>
-          Show the diff of {refs.length} {refs.length === 1 ? 'file' : 'files'}
+          Show the diff of {refs.length - undrawn.length} {undrawn.length > 0 ? 'more ' : ''}
+          {refs.length - undrawn.length === 1 ? 'file' : 'files'}
         </button>
       )}
     </article>
+  );
+}
+
+/** A folded card in one line: why it was done (or how many files it names), and a way to open it. */
+function FoldedSummary({ card, files, onOpen }: { card: Card; files: number; onOpen: () => void }) {
+  const line = card.why?.trim() || `${files} ${files === 1 ? 'file' : 'files'}, no reason given.`;
+  return (
+    <p className="inv-card-folded">
+      <span className="inv-card-folded-line" title={line}>
+        <Visible text={line} />
+      </span>
+      <button type="button" className="inv-link" onClick={onOpen}>
+        Show the summary
+      </button>
+    </p>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Note } from '../../schemas/notes';
 import type { DiffFormat } from '../diff/diff2html';
 import { openNotesPrompt, type NotesContext } from '../model/prompt';
@@ -18,6 +18,8 @@ interface Props {
   onHelp: () => void;
   /** The search field of the whole round. */
   search: React.ReactNode;
+  /** The reader's drawing preferences (whitespace). */
+  options: React.ReactNode;
 }
 
 /** The top bar: mode, diff format, the daily budget, the notes hand-over, and help. */
@@ -32,6 +34,7 @@ export function Header({
   promptContext,
   onHelp,
   search,
+  options,
 }: Props) {
   // Only open notes are handed over: answered and resolved ones leave the agent nothing to do.
   const count = openNotes(notes, promptContext.threads).length;
@@ -62,6 +65,7 @@ export function Header({
           Side by side
         </button>
       </div>
+      {options}
       {search}
       {hasCards && (
         <label className="inv-budget">
@@ -87,8 +91,17 @@ export function Header({
 
 type PromptContext = NotesContext & { threads: Map<string, Thread> };
 
+/** How long "Copied" stays: long enough to read, short enough not to linger over the page. */
+const COPIED_MS = 4000;
+
 function CopyPrompt({ notes, count, context }: { notes: Record<string, Note>; count: number; context: PromptContext }) {
   const [copied, setCopied] = useState<string | null>(null);
+  // The confirmation goes after a moment; the prompt shown to copy by hand stays until the next copy.
+  useEffect(() => {
+    if (!copied?.startsWith('Copied')) return;
+    const timer = setTimeout(() => setCopied(null), COPIED_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
   const copy = async () => {
     const text = openNotesPrompt(notes, context);
     if (text === null) return;

@@ -11,6 +11,7 @@ export const SHORTCUTS: Array<[string, string]> = [
   ['r', 'toggle Raw mode'],
   ['n', 'focus the note box of the current card or file'],
   ['s', 'switch unified / side-by-side'],
+  ['w', 'hide or show whitespace-only changes'],
   ['?', 'show or hide this help'],
   ['Esc', 'leave a note box or the search field, close this help'],
 ];

@@ -4,6 +4,7 @@ import type { MaterialEntry } from '../../schemas/material';
 import { useMemo } from 'react';
 import { coverageLine, groupByIntent, type Coverage } from '../model/coverage';
 import { LazyList } from './LazyList';
+import { RequestBox } from './RequestBox';
 import { Visible } from './Visible';
 
 export const UNCLAIMED = '__unclaimed';
@@ -33,14 +34,7 @@ export function Sidebar({ cards, invalid, coverage, request, fits, selected, onS
   const groups = useMemo(() => groupByIntent(cards), [cards]);
   return (
     <nav className="inv-sidebar" aria-label="Cards">
-      {request ? (
-        <section className="inv-request">
-          <h2>You asked</h2>
-          <p>
-            <Visible text={request} />
-          </p>
-        </section>
-      ) : null}
+      {request ? <RequestBox request={request} /> : null}
       <p className="inv-coverage">{coverageLine(coverage)}</p>
       {groups.map((group) => (
         <section key={group.intent} className="inv-group">

@@ -14,6 +14,8 @@ import { insertRows, lineOfCell, LINE_NUMBER_CELL, rowIndexOf, rowOf, ROW_HEIGHT
 import { useDrawTurn } from './drawTurn';
 import { landInSight } from './landInSight';
 import { useNearViewport } from './useNearViewport';
+import { levelSideRows } from './syncRows';
+import { useViewSettings } from '../state/settings';
 
 /** Something shown under one diff line: marks, line notes. */
 export interface LineExtra {
@@ -54,6 +56,23 @@ export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, tar
   const [slots, setSlots] = useState<Array<{ id: string; side: Side; cells: HTMLTableCellElement[] }>>([]);
   const mine = extras.filter((x) => chunkHasLine(chunk, x.side, x.line));
   const placement = mine.map((x) => x.id).join('|');
+  const { wrap, scheme } = useViewSettings();
+  // Wrapped side-by-side rows are levelled across the two tables, again whenever the width changes.
+  useLayoutEffect(() => {
+    const element = host.current;
+    if (!drawn || !wrap || format !== 'side-by-side' || !element) return;
+    let width = -1;
+    const observer = new ResizeObserver(([entry]) => {
+      if (!entry || entry.contentRect.width === width) return;
+      width = entry.contentRect.width;
+      levelSideRows(element);
+    });
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      for (const row of element.querySelectorAll<HTMLElement>('.d2h-file-side-diff tr')) row.style.height = '';
+    };
+  }, [drawn, wrap, format, chunk, placement, slots]);
 
   useLayoutEffect(() => {
     const element = host.current;
@@ -65,7 +84,7 @@ export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, tar
     }
     const target = document.createElement('div');
     element.replaceChildren(target);
-    drawChunk(target, chunk, format);
+    drawChunk(target, chunk, format, scheme);
     focusableNumbers(target, format);
     if (onHunkClick) {
       for (const cell of target.querySelectorAll<HTMLElement>('td.d2h-info')) {
@@ -83,7 +102,7 @@ export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, tar
     const handle = idle(() => void highlightChunk(target, format).then(() => scrollableByKeyboard(target)));
     return () => cancelIdle(handle);
     // `placement` stands for `mine`: redraw only when what is placed, or where, changes.
-  }, [drawn, chunk, format, placement]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [drawn, chunk, format, placement, scheme]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // After the draw above: the target's row is marked and brought into sight, once per jump.
   useLayoutEffect(() => {

@@ -1,12 +1,15 @@
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useContext, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Mark } from '../../schemas/cards';
 import type { MaterialEntry } from '../../schemas/material';
 import { sessionToken, type Api } from '../api/client';
 import { formatPlace } from '../model/place';
 import { BinaryView } from '../components/BinaryView';
 import { ApartLineNotes, lineNoteKeys, placeLineNotes } from '../components/LineNotes';
+import { CopyPath } from '../components/CopyPath';
+import { isMarkdown, MarkdownPreview } from '../components/MarkdownPreview';
 import { NoteBox } from '../components/NoteBox';
 import { FileCommits, PathStates } from '../components/Provenance';
+import { ThreadsContext } from '../components/NoteThread';
 import { Visible } from '../components/Visible';
 import { invisibleWarning } from '../model/invisible';
 import { diffLines, findLine, lineAnchor } from '../model/diff-lines';
@@ -19,6 +22,8 @@ import type { NotesApi } from '../state/useNotes';
 import { ChunkedDiff } from './ChunkedDiff';
 import { ContextBar } from './ContextBar';
 import { useExpandedContext } from './useExpandedContext';
+import { useWhitespace, type WhitespaceState } from './useWhitespace';
+import { useViewSettings } from '../state/settings';
 import type { LineExtra } from './ChunkView';
 import type { DiffFormat } from './diff2html';
 import { countLines, estimateFileHeight, HUGE_CHARS, HUGE_LINES, startsOpen } from './estimate';
@@ -65,7 +70,21 @@ export function FileDiff(props: Props) {
   );
 }
 
-function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote, sinceRound, commit }: Props) {
+function SeenFile({
+  entry: material,
+  format,
+  api,
+  notes,
+  marks,
+  viewed,
+  onViewed,
+  fileNote,
+  sinceRound,
+  commit,
+}: Props) {
+  // The diff as the reader asked to see it (whitespace-only changes left out, or not).
+  const whitespace = useWhitespace(material, api, useViewSettings().hideWhitespace && !commit && !sinceRound);
+  const entry = whitespace.entry;
   const lineCount = useMemo(() => countLines(entry.diff), [entry.diff]);
   // A viewed file starts folded, and folds when marked viewed; collapse and expand all override both.
   const [open, setOpen] = useFold(startsOpen(entry, lineCount, marks.length > 0) && !viewed);
@@ -80,6 +99,7 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
     if (target?.line) setOpen(true);
   }, [target, setOpen]);
   const section = useRef<HTMLElement>(null);
+  const [preview, setPreview] = useState(false);
   const [openLine, setOpenLine] = useState<string | null>(null);
   const focusLine = useRef<string | null>(null);
   const context = useExpandedContext(entry, api, !commit);
@@ -143,21 +163,25 @@ function SeenFile({ entry, format, api, notes, marks, viewed, onViewed, fileNote
         open={open}
         onToggle={() => setOpen(!open)}
         foldable={!!entry.diff}
+        whitespace={whitespace.state}
+        preview={isMarkdown(entry) ? { on: preview, toggle: () => setPreview(!preview) } : null}
       />
       <FileCommits entry={entry} />
+      {preview && <MarkdownPreview entry={entry} api={api} />}
       <InvisibleWarning entry={entry} />
       {unmatched.map((p, i) => (
-        <div key={i} className="inv-mark inv-mark-unmatched" role="note">
-          <span className="inv-mark-label">
-            mark from {p.cardId}, no line contains “<Visible text={p.mark.at} />”
-          </span>
-          <span className="inv-mark-text">
-            <Visible text={p.mark.text} />
-          </span>
-        </div>
+        <UnmatchedMark key={i} at={p.mark.at} text={p.mark.text} cardId={p.cardId} />
       ))}
       <ApartLineNotes entry={entry} apart={lineNotes.apart} notes={notes} sinceRound={sinceRound} />
-      <FileBody entry={entry} api={api} open={open} viewed={viewed} lineCount={lineCount} onOpen={() => setOpen(true)}>
+      <FileBody
+        entry={entry}
+        api={api}
+        open={open}
+        viewed={viewed}
+        lineCount={lineCount}
+        onOpen={() => setOpen(true)}
+        onlyWhitespace={whitespace.state === 'only-whitespace'}
+      >
         {open && (
           <ChunkedDiff
             entry={shown}
@@ -210,6 +234,7 @@ function FileBody({
   viewed,
   lineCount,
   onOpen,
+  onlyWhitespace,
   children,
 }: {
   entry: MaterialEntry;
@@ -218,6 +243,7 @@ function FileBody({
   viewed: boolean;
   lineCount: number;
   onOpen: () => void;
+  onlyWhitespace: boolean;
   children: React.ReactNode;
 }) {
   if (entry.withheld) {
@@ -225,6 +251,8 @@ function FileBody({
   }
   if (entry.binary) return <BinaryView entry={entry} api={api} />;
   if (entry.diff === '' || entry.diff === null) return <p className="inv-file-message">{noLinesMessage(entry)}</p>;
+  if (onlyWhitespace)
+    return <p className="inv-file-message">Only whitespace changed: show whitespace changes to read it.</p>;
   if (!open) {
     return (
       <button type="button" className="inv-fold" onClick={onOpen}>
@@ -259,6 +287,8 @@ function FileHeader({
   open,
   onToggle,
   foldable,
+  whitespace,
+  preview,
 }: {
   entry: MaterialEntry;
   viewed: boolean;
@@ -266,6 +296,9 @@ function FileHeader({
   open: boolean;
   onToggle: () => void;
   foldable: boolean;
+  whitespace: WhitespaceState;
+  /** A Markdown file's rendered before and after, shown or not. */
+  preview: { on: boolean; toggle: () => void } | null;
 }) {
   return (
     <header className="inv-file-header">
@@ -295,10 +328,28 @@ function FileHeader({
       </span>
       <FileTags entry={entry} />
       <PathStates entry={entry} />
+      {(whitespace === 'hidden' || whitespace === 'only-whitespace') && (
+        <span className="inv-tag" title="Whitespace-only changes are left out of this diff">
+          whitespace hidden
+        </span>
+      )}
       <span className="inv-counts">
         {entry.additions != null && <span className="inv-add">+{entry.additions}</span>}
         {entry.deletions != null && <span className="inv-del">−{entry.deletions}</span>}
       </span>
+      {preview && (
+        <button
+          type="button"
+          className="inv-file-action"
+          aria-pressed={preview.on}
+          aria-label={`Preview ${entry.ref} rendered`}
+          title="Show this Markdown file rendered, before and after"
+          onClick={preview.toggle}
+        >
+          Preview
+        </button>
+      )}
+      <CopyPath path={entry.ref} />
       <a
         className="inv-copy-link"
         href={formatPlace(sessionToken(), { mode: 'raw', file: entry.ref })}
@@ -322,6 +373,7 @@ function FileHeader({
 
 function FileTags({ entry }: { entry: MaterialEntry }) {
   const tags: string[] = [];
+  if (entry.status === 'renamed' && entry.similarity != null) tags.push(`${entry.similarity}% similar`);
   if (entry.binary) tags.push('binary');
   if (entry.generated) tags.push('generated');
   if (entry.symlink) tags.push('symlink');
@@ -339,10 +391,34 @@ function FileTags({ entry }: { entry: MaterialEntry }) {
   );
 }
 
+/** A mark whose line is in no hunk of this diff: shown above it, never dropped. */
+function UnmatchedMark({ at, text, cardId }: { at: string; text: string; cardId: string }) {
+  const title = useCardTitle(cardId);
+  return (
+    <div className="inv-mark inv-mark-unmatched" role="note">
+      <span className="inv-mark-label">
+        mark from “<Visible text={title} />
+        ”, no line contains “<Visible text={at} />”
+      </span>
+      <span className="inv-mark-text">
+        <Visible text={text} />
+      </span>
+    </div>
+  );
+}
+
+/** The title of the card a mark comes from (its id while the card is not known). */
+function useCardTitle(cardId: string): string {
+  return useContext(ThreadsContext)?.titleOf(cardId) ?? cardId;
+}
+
 function MarkNote({ text, cardId }: { text: string; cardId: string }) {
+  const title = useCardTitle(cardId);
   return (
     <div className="inv-mark" role="note">
-      <span className="inv-mark-label">{cardId}</span>
+      <span className="inv-mark-label" title={`A mark of the card “${title}”`}>
+        <Visible text={title} />
+      </span>
       <span className="inv-mark-text">
         <Visible text={text} />
       </span>

@@ -256,9 +256,10 @@ const DRAW = {
   colorScheme: ColorSchemeType.AUTO,
 } as const;
 
-/** Draws a chunk into `target` (diff2html escapes every character of the diff). */
-export function drawChunk(target: HTMLElement, chunk: Chunk, format: DiffFormat): void {
-  new Diff2HtmlUI(target, [chunk.file], { ...DRAW, outputFormat: format }).draw();
+/** Draws a chunk into `target` in the page's colour scheme (diff2html escapes every character of the diff). */
+export function drawChunk(target: HTMLElement, chunk: Chunk, format: DiffFormat, scheme: 'light' | 'dark'): void {
+  const colorScheme = scheme === 'dark' ? ColorSchemeType.DARK : ColorSchemeType.LIGHT;
+  new Diff2HtmlUI(target, [chunk.file], { ...DRAW, outputFormat: format, colorScheme }).draw();
   if (chunk.continuation) {
     // A chunk cut from the middle of a hunk starts without that hunk's header row.
     target.querySelectorAll('tbody.d2h-diff-tbody').forEach((body) => body.firstElementChild?.remove());

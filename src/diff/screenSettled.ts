@@ -6,15 +6,15 @@ function onScreen(element: Element): boolean {
 
 /**
  * Whether what `root` shows on screen is complete: every diff chunk there drawn, every
- * image there decoded (an image side still reads "loading…" while its bytes are fetched).
+ * image there decoded (an image still reads "loading…" while its bytes are fetched).
  */
 function settledNow(root: Element): boolean {
   for (const chunk of root.querySelectorAll('.inv-chunk'))
     if (!chunk.firstElementChild && onScreen(chunk)) return false;
-  for (const side of root.querySelectorAll('.inv-image-side')) {
-    if (!onScreen(side)) continue;
-    const img = side.querySelector('img');
-    if (img ? !img.complete : side.textContent?.includes('loading…')) return false;
+  for (const image of root.querySelectorAll('.inv-img')) {
+    if (!onScreen(image)) continue;
+    if (image.textContent?.includes('loading…')) return false;
+    for (const img of image.querySelectorAll('img')) if (!img.complete) return false;
   }
   return true;
 }

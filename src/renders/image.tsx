@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import type { MaterialEntry } from '../../schemas/material';
 import type { ImagePayload } from '../../schemas/renders/image';
 import type { RenderProps } from './registry';
 import { ImageCompare } from './image/ImageCompare';
@@ -6,13 +7,18 @@ import { ImageCompare } from './image/ImageCompare';
 /** File names the browser can draw; other binaries are left to the diff below. */
 const IMAGE = /\.(png|apng|jpe?g|gif|webp|avif|bmp|ico)$/i;
 
+/** Whether the image render draws this file: a binary image; any other file keeps its diff beside the drawing. */
+export function isDrawnImage(entry: MaterialEntry): boolean {
+  return entry.binary && IMAGE.test(entry.ref);
+}
+
 /** The `image` render: every binary image the card names, before and after; with `frames`, the frames that changed. */
 export function ImageDraw({ entries, api, data }: RenderProps<ImagePayload>) {
   // The payload is parsed anew on every render of the card (a keystroke in its note box);
   // keyed by content, the frames keep their identity and the pixels are not compared again.
   const framesKey = JSON.stringify(data?.frames ?? null);
   const frames = useMemo(() => data?.frames, [framesKey]); // eslint-disable-line react-hooks/exhaustive-deps
-  const images = entries.filter((entry) => entry.binary && IMAGE.test(entry.ref));
+  const images = entries.filter(isDrawnImage);
   const withheld = images.filter((entry) => entry.withheld);
   const shown = images.filter((entry) => !entry.withheld);
   if (images.length === 0) {

@@ -4,7 +4,7 @@ import { readPayload } from '../../schemas/checks';
 import type { MaterialEntry } from '../../schemas/material';
 import type { Api } from '../api/client';
 import { GraphDraw } from './graph';
-import { ImageDraw } from './image';
+import { ImageDraw, isDrawnImage } from './image';
 import { TreeDraw } from './tree';
 import { SchemaDraw } from './schema';
 import { TableDraw } from './table';
@@ -18,24 +18,33 @@ export interface RenderProps<T> {
   data: T;
 }
 
+/** A drawing for one render kind: the component that draws it, and which of the card's files it shows (the others keep their diff in the card's summary; default: all). */
+interface Render {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each render has its own payload type
+  Draw: ComponentType<RenderProps<any>>;
+  draws?: (entry: MaterialEntry) => boolean;
+}
+
 /**
  * Render kinds this viewer draws, one file each; each payload's schema is in
  * `schemas/checks.ts`, shared with `involut check`. `code` (or no render) is the diff
  * itself and needs no entry. Register a new kind with one line here.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each render has its own payload type
-const RENDERS: Partial<Record<RenderKind, ComponentType<RenderProps<any>>>> = {
-  graph: GraphDraw,
-  image: ImageDraw,
-  tree: TreeDraw,
-  schema: SchemaDraw,
-  table: TableDraw,
+const RENDERS: Partial<Record<RenderKind, Render>> = {
+  graph: { Draw: GraphDraw },
+  image: { Draw: ImageDraw, draws: isDrawnImage },
+  tree: { Draw: TreeDraw },
+  schema: { Draw: SchemaDraw },
+  table: { Draw: TableDraw },
 };
 
 /** The drawing a card asks for with its validated payload, or why there is none. Either way the diff is shown. */
 export function renderFor(
   card: Card,
-): { Draw: ComponentType<RenderProps<unknown>>; data: unknown } | { absent: string } | null {
+):
+  | { Draw: ComponentType<RenderProps<unknown>>; data: unknown; draws?: (entry: MaterialEntry) => boolean }
+  | { absent: string }
+  | null {
   const kind = card.render ?? 'code';
   if (kind === 'code') return null;
   const render = RENDERS[kind];
@@ -46,5 +55,5 @@ export function renderFor(
   const read = readPayload(card);
   if (!read) return null;
   if ('absent' in read) return read;
-  return { Draw: render as ComponentType<RenderProps<unknown>>, data: read.data };
+  return { Draw: render.Draw as ComponentType<RenderProps<unknown>>, data: read.data, draws: render.draws };
 }

@@ -8,6 +8,7 @@ export interface KeyActions {
   toggleViewed: () => void;
   toggleRaw: () => void;
   toggleFormat: () => void;
+  toggleWhitespace: () => void;
   focusNote: () => void;
   focusSearch: () => void;
   toggleHelp: () => void;
@@ -27,6 +28,7 @@ export const KEYS: Record<string, (a: KeyActions) => void> = {
   v: (a) => a.toggleViewed(),
   r: (a) => a.toggleRaw(),
   s: (a) => a.toggleFormat(),
+  w: (a) => a.toggleWhitespace(),
   n: (a) => a.focusNote(),
   '/': (a) => a.focusSearch(),
   '?': (a) => a.toggleHelp(),

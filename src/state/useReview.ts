@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CardsState, Freshness, MaterialState, NotesState, ReviewFile } from '../../schemas/api';
 import type { Cards } from '../../schemas/cards';
-import type { Api } from '../api/client';
+import { ApiFailure, type Api } from '../api/client';
 
 /** Everything the viewer shows, as the server answered it, plus what the viewer keeps. */
 export interface Review {
@@ -15,6 +15,8 @@ export interface Review {
   freshness: Freshness | null;
   /** Why the server could not be reached, when it could not. */
   connection: string | null;
+  /** The server answered, but refused this page's key (a page opened without the URL's `#token=`). */
+  keyRefused: boolean;
   live: boolean;
 }
 
@@ -32,6 +34,7 @@ export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => n
     notesSeq: 0,
     freshness: null,
     connection: null,
+    keyRefused: false,
     live: false,
   });
   const generation = useRef<Record<ReviewFile, number>>({ material: 0, cards: 0, notes: 0 });
@@ -52,14 +55,21 @@ export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => n
                   : cards.state === 'missing'
                     ? null
                     : r.lastGoodCards;
-              return { ...r, cards, lastGoodCards, connection: null };
+              return { ...r, cards, lastGoodCards, connection: null, keyRefused: false };
             }
-            if (file === 'notes') return { ...r, notes: state as NotesState, notesSeq: mine, connection: null };
-            if (file === 'material') return { ...r, material: state as MaterialState, connection: null };
+            if (file === 'notes')
+              return { ...r, notes: state as NotesState, notesSeq: mine, connection: null, keyRefused: false };
+            if (file === 'material')
+              return { ...r, material: state as MaterialState, connection: null, keyRefused: false };
             return r;
           });
         },
-        (error: Error) => setReview((r) => ({ ...r, connection: error.message })),
+        (error: Error) =>
+          setReview((r) => ({
+            ...r,
+            connection: error.message,
+            keyRefused: error instanceof ApiFailure && error.code === 'bad-token',
+          })),
       );
       if (file === 'material') {
         api.freshness().then(

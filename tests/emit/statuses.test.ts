@@ -127,11 +127,15 @@ describe('every status', () => {
   it('pure rename (git mv): status renamed, from, and no hunk', () => {
     const e = entryOf(material, 'docs/pure-rename.txt');
     expect(e).toMatchObject({ status: 'renamed', from: 'pure-rename.txt', diff: '', additions: 0, deletions: 0 });
+    expect(e.similarity).toBe(100);
   });
 
   it('rename plus edit (unstaged mv): status renamed, from, and the diff shows the edit', () => {
     const e = entryOf(material, 'lib/renamed.ts');
     expect(e).toMatchObject({ status: 'renamed', from: 'src/rename-edit.ts', additions: 1, deletions: 1 });
+    // git's own measure (-M), between its 50 % threshold and an exact copy.
+    expect(e.similarity).toBeGreaterThanOrEqual(50);
+    expect(e.similarity).toBeLessThan(100);
     expect(e.diff).toContain('-export const value = 12\n+export const value = twelve\n');
     expect(material.material.some((x) => x.ref === 'src/rename-edit.ts')).toBe(false);
   });

@@ -23,10 +23,13 @@ export function ImageCompare({
   entry,
   api,
   frames,
+  inFile = false,
 }: {
   entry: MaterialEntry;
   api: Api;
   frames: ImageFrame[] | undefined;
+  /** Drawn under its file's own header (Raw): the file's name and status are not repeated. Default false. */
+  inFile?: boolean;
 }) {
   const missing = missingSide(entry);
   const beforeState = useImage(api, entry.before && missing?.side !== 'before' ? api.blobPath(entry.before) : null);
@@ -52,10 +55,14 @@ export function ImageCompare({
   return (
     <section className="inv-img" aria-label={`Image ${entry.ref}`}>
       <header className="inv-img-head">
-        <h3>
-          <code>{entry.ref}</code>
-        </h3>
-        <span className={`inv-img-status inv-img-status-${entry.status}`}>{entry.status}</span>
+        {!inFile && (
+          <>
+            <h3>
+              <code>{entry.ref}</code>
+            </h3>
+            <span className={`inv-img-status inv-img-status-${entry.status}`}>{entry.status}</span>
+          </>
+        )}
         <Facts
           label="before"
           state={beforeState}
