@@ -21,7 +21,7 @@ export function CopyPath({ path }: { path: string }) {
     <button
       type="button"
       className="inv-file-action"
-      aria-label={`Copy the path ${path}`}
+      aria-label={`Copy path: ${path}`}
       title="Copy this file's path"
       onClick={() => void copy()}
     >

@@ -181,6 +181,7 @@ function SeenFile({
         lineCount={lineCount}
         onOpen={() => setOpen(true)}
         onlyWhitespace={whitespace.state === 'only-whitespace'}
+        commit={commit}
       >
         {open && (
           <ChunkedDiff
@@ -235,6 +236,7 @@ function FileBody({
   lineCount,
   onOpen,
   onlyWhitespace,
+  commit,
   children,
 }: {
   entry: MaterialEntry;
@@ -244,11 +246,19 @@ function FileBody({
   lineCount: number;
   onOpen: () => void;
   onlyWhitespace: boolean;
+  commit?: string;
   children: React.ReactNode;
 }) {
   if (entry.withheld) {
     return <p className="inv-file-message">Withheld: {entry.withheld.reason}. Its content never left git.</p>;
   }
+  // The byte routes serve the round's sides, not a commit's: a commit's binary is named, not drawn wrong.
+  if (entry.binary && commit)
+    return (
+      <p className="inv-file-message">
+        A binary file this commit changed; Raw&apos;s round view shows how the round left it.
+      </p>
+    );
   if (entry.binary) return <BinaryView entry={entry} api={api} />;
   if (entry.diff === '' || entry.diff === null) return <p className="inv-file-message">{noLinesMessage(entry)}</p>;
   if (onlyWhitespace)

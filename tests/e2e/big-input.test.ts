@@ -44,7 +44,9 @@ describe('bad input is a state', () => {
     });
     const file = page.locator('section.inv-file[data-ref="data/one-line.json"]');
     await file.scrollIntoViewIfNeeded();
-    await eventually(() => text(file.locator('.inv-fold'))).toMatch(/^Large diff: 2 lines, 10\.0 MB\. Show it$/);
+    await eventually(() => text(file.locator('.inv-fold'))).toMatch(
+      /^Large diff: 2 lines, 10\.0 MB\. Show it: data\/one-line\.json$/,
+    );
     expect(await file.locator('.d2h-code-line-ctn').count()).toBe(0);
   });
 });

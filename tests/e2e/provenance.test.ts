@@ -2,10 +2,12 @@
  * Where each change comes from, in headless Chromium against the real server: a card new
  * in round 2 says so and opens on what changed since round 1, an earlier card says which
  * round it is from; Raw labels each file committed, staged, unstaged or untracked with the
- * subjects of its commits; and a three-commit range reads commit by commit, from git, with
+ * subjects of its commits; and a four-commit range reads commit by commit, from git, with
  * the server refusing any commit outside the round.
  */
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { eventually, text, texts } from '../helpers/browser';
@@ -107,7 +109,7 @@ describe('cards across rounds', () => {
 });
 
 describe('provenance in Raw and the by-commit view', () => {
-  it('labels each state, lists commit subjects, and reads a three-commit range commit by commit', async () => {
+  it('labels each state, lists commit subjects, and reads a four-commit range commit by commit, a binary one included', async () => {
     const agent = startAgent({
       'one.ts': 'one v0\n',
       'two.ts': 'two v0\n',
@@ -123,6 +125,9 @@ describe('provenance in Raw and the by-commit view', () => {
     };
     commit('feat: one learns to count', { 'one.ts': 'one v1\n' });
     commit('feat: two follows', { 'two.ts': 'two v1\n' });
+    writeFileSync(path.join(agent.dir, 'logo.bin'), Buffer.from([0, 1, 2, 3, 0, 255]));
+    git(agent, 'add', 'logo.bin');
+    git(agent, 'commit', '--quiet', '-m', 'chore: a binary logo');
     commit('feat: three joins one', { 'one.ts': 'one v2\n', 'three.ts': 'three v1\n' });
     agent.write('one.ts', 'one v3, not committed\n');
     agent.write('staged.ts', 'staged v1\n');
@@ -150,11 +155,12 @@ describe('provenance in Raw and the by-commit view', () => {
     await viewer.screenshot('provenance-raw-1440');
 
     // By commit: the first commit is shown at once, the others one keypress away.
-    await changes(page).getByRole('button', { name: 'By commit (3)' }).click();
+    await changes(page).getByRole('button', { name: 'By commit (4)' }).click();
     const picker = page.getByRole('list', { name: 'Commits of this round, oldest first' });
     expect(await texts(picker.locator('.inv-commit-subject'))).toEqual([
       'feat: one learns to count',
       'feat: two follows',
+      'chore: a binary logo',
       'feat: three joins one',
     ]);
     const shownRefs = () =>
@@ -166,6 +172,14 @@ describe('provenance in Raw and the by-commit view', () => {
     await page.keyboard.press('Enter');
     await eventually(shownRefs).toEqual(['two.ts']);
     await eventually(() => changedLines(page, 'two.ts')).toEqual(['two v0', 'two v1']);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    // The byte routes serve the round's sides, not a commit's: its binary is named, never drawn wrong.
+    await eventually(shownRefs).toEqual(['logo.bin']);
+    await eventually(() => text(fileOf(page, 'logo.bin').locator('.inv-file-message'))).toContain(
+      'A binary file this commit changed',
+    );
+    expect(await fileOf(page, 'logo.bin').locator('img').count()).toBe(0);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await eventually(shownRefs).toEqual(['one.ts', 'three.ts']);
@@ -181,7 +195,7 @@ describe('provenance in Raw and the by-commit view', () => {
     // The tree follows the commit.
     expect(
       await page
-        .locator('nav[aria-label="Changed files"] button.inv-tree-file')
+        .locator('nav[aria-label="Changed files"] li.inv-tree-file, .inv-tree-file')
         .evaluateAll((b) => b.map((x) => x.getAttribute('title'))),
     ).toEqual(['one.ts', 'three.ts']);
     await viewer.screenshot('provenance-by-commit-1440');

@@ -163,7 +163,7 @@ describe('file headers', () => {
     await sizes.scrollIntoViewIfNeeded();
     expect(await texts(sizes.locator('.inv-file-header .inv-tag'))).toContain(`${renamed.similarity}% similar`);
 
-    const copy = sizes.getByRole('button', { name: 'Copy the path src/sizes.ts' });
+    const copy = sizes.getByRole('button', { name: 'Copy path: src/sizes.ts' });
     await copy.click();
     await eventually(() => text(copy)).toContain('Copied');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('src/sizes.ts');

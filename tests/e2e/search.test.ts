@@ -112,7 +112,7 @@ describe('search across the whole round', () => {
     const { page } = await open('review-basic');
     const card = page.locator('main[aria-label="Selected card"]');
     await page.getByRole('button', { name: /strings\.ts is now text\.ts/ }).click();
-    await card.getByRole('button', { name: 'full', exact: true }).click();
+    await card.getByRole('button', { name: /^full: / }).click();
     await eventually(() => card.locator('section.inv-file[data-ref="src/util/text.ts"]').count()).toBe(1);
     const input = page.locator('.inv-search-input');
     await input.fill('Math.max(0');
