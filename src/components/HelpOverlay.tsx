@@ -64,31 +64,9 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
     >
       <div className="inv-overlay-box">
         <h2>Keyboard</h2>
-        <table>
-          <tbody>
-            {SHORTCUTS.map(([keys, what]) => (
-              <tr key={keys}>
-                <th scope="row">
-                  <kbd>{keys}</kbd>
-                </th>
-                <td>{what}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <KeyTable keys={SHORTCUTS} />
         <h3>On a line number</h3>
-        <table>
-          <tbody>
-            {LINE_SHORTCUTS.map(([keys, what]) => (
-              <tr key={keys}>
-                <th scope="row">
-                  <kbd>{keys}</kbd>
-                </th>
-                <td>{what}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <KeyTable keys={LINE_SHORTCUTS} />
         <p className="inv-muted">
           In the file tree: the arrow keys move up and down, and open, close or leave a folder; Home and End go to the
           first and last row; Enter opens the file.
@@ -98,5 +76,22 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
         </button>
       </div>
     </dialog>
+  );
+}
+
+function KeyTable({ keys }: { keys: Array<[string, string]> }) {
+  return (
+    <table>
+      <tbody>
+        {keys.map(([key, what]) => (
+          <tr key={key}>
+            <th scope="row">
+              <kbd>{key}</kbd>
+            </th>
+            <td>{what}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
