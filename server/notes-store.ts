@@ -2,7 +2,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import type { NotePut, NotePutResult, NoteSeen } from '../schemas/api';
 import { noteRecord, parseNotes, setNote, type Note } from '../schemas/notes';
 import { InvolutError } from './errors';
-import { localIsoTime } from './emit/time';
+import { localIsoTimeMs } from './emit/time';
 import { buildNote, sameStored } from './note-build';
 import { assertNoLinks, commitTemporaryIfUnchanged, writeTemporary, type ReviewDir } from './review-dir';
 import { issuesOf, readSettled, sha256 } from './review-files';
@@ -221,8 +221,7 @@ export async function notesLocked(file: string): Promise<'read-only' | { owner: 
 function noteTime(replaced: Note | null, now = new Date()): string {
   const before = replaced ? Date.parse(replaced.at) : Number.NaN;
   const at = Number.isFinite(before) && before >= now.getTime() ? new Date(before + 1) : now;
-  const seconds = localIsoTime(at);
-  return `${seconds.slice(0, 19)}.${String(at.getMilliseconds()).padStart(3, '0')}${seconds.slice(19)}`;
+  return localIsoTimeMs(at);
 }
 
 function sameNote(there: Note | null, seen: NoteSeen | null): boolean {

@@ -33,7 +33,7 @@ import {
   type BeginRecord,
   type RoundRecord,
 } from './rounds';
-import { localIsoTime } from './time';
+import { localIsoTime, localIsoTimeMs } from './time';
 
 /** What a round's emission did, for the summary the CLI prints. */
 export interface RoundSummary {
@@ -284,7 +284,8 @@ function materialHead(repo: Repo, base: Base, tree: string, round: number, commi
     round,
     commits: commits.map(({ id, subject }) => ({ id, subject })),
   };
-  const head = JSON.stringify({ contract: 1, source, generated: localIsoTime(), material: [] }, null, 2);
+  // With milliseconds: a note written in the same second before this round must read as older than it.
+  const head = JSON.stringify({ contract: 1, source, generated: localIsoTimeMs(), material: [] }, null, 2);
   // Drop the closing `[]\n}` so the entries can be streamed into the array.
   return head.slice(0, head.lastIndexOf('[]') + 1);
 }

@@ -107,6 +107,15 @@ describe.each(['light', 'dark'] as const)('axe-core, %s theme', (colorScheme) =>
       await expectNoSeriousViolation(page, `${colorScheme}, Raw`);
       await page.getByRole('group', { name: 'Diff format' }).getByRole('button', { name: 'Side by side' }).click();
       await eventually(() => page.locator('main .d2h-file-side-diff .hljs').count()).toBeGreaterThan(0);
+      // A pane wider than its lines takes the focus once the browser is idle (scrollableByKeyboard).
+      await eventually(() =>
+        page.evaluate(
+          () =>
+            [...document.querySelectorAll<HTMLElement>('main .d2h-file-side-diff')].filter(
+              (pane) => pane.scrollWidth > pane.clientWidth && pane.tabIndex !== 0,
+            ).length,
+        ),
+      ).toBe(0);
       await expectNoSeriousViolation(page, `${colorScheme}, Raw side by side`);
       await page.keyboard.press('?');
       await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
