@@ -26,8 +26,9 @@ export function useRowWindow(
     const measure = () => {
       const listTop = rows.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
       const from = box.scrollTop - listTop;
+      // A list wholly below the view draws no row (nor, wholly above it: `start` passes the count).
       const start = Math.max(0, Math.floor(from / rowHeight) - OVERSCAN);
-      const end = Math.ceil((from + box.clientHeight) / rowHeight) + OVERSCAN;
+      const end = Math.max(start, Math.ceil((from + box.clientHeight) / rowHeight) + OVERSCAN);
       setRange((r) => (r.start === start && r.end === end ? r : { start, end }));
     };
     measure();
