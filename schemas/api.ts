@@ -27,6 +27,52 @@ const fileState = <T extends z.ZodType>(data: T) =>
   z.discriminatedUnion('state', [z.object({ state: z.literal('ok'), data }), Missing, InvalidJson, InvalidSchema]);
 
 export const MaterialState = fileState(Material);
+
+/**
+ * One file of the round as `GET /api/round` lists it: its material entry without the diff
+ * (fetched per file or block through `GET /api/diffs`), with the diff's size instead.
+ */
+export const RoundEntry = MaterialEntry.omit({ diff: true, diff_base64: true }).extend({
+  /** Lines of the diff (its newlines); null when the diff is null (a binary, a withheld file). */
+  lines: z.number().int().nonnegative().nullable(),
+  /** Length of the diff in characters; 0 when it is "" or null. */
+  chars: z.number().int().nonnegative(),
+});
+
+/**
+ * A file as the viewer holds it: an entry of the round's index, whose diff is fetched when
+ * it is drawn, or a material entry (a commit's, the changes since the last round) that
+ * comes with its diff. Not sent as such: the type both kinds meet in.
+ */
+export const HeldEntry = RoundEntry.partial({ lines: true, chars: true }).extend({
+  diff: z.string().nullable().optional(),
+});
+
+/** material.json without its diffs: what the viewer needs to draw the round before any file's text. */
+export const RoundIndex = Material.extend({ material: z.array(RoundEntry) });
+
+/**
+ * `GET /api/round`: material.json's index as a state. `version` names this reading of
+ * the file: diffs are asked for by it, so a reader never gets two rounds mixed.
+ */
+export const RoundState = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('ok'), version: z.string(), data: RoundIndex }),
+  Missing,
+  InvalidJson,
+  InvalidSchema,
+]);
+
+/** Diffs one answer of `GET /api/diffs` carries at most. */
+export const MAX_DIFFS = 400;
+
+/** `GET /api/diffs?v=<version>&at=0,1,5`: entries by their position in the round's index. */
+export const DiffsQuery = z.object({
+  v: z.string().min(1),
+  at: z.string().regex(/^\d{1,7}(,\d{1,7})*$/),
+});
+
+/** The diffs asked for, in the order asked; refused as `round-changed` (409) when the round is no longer that version. */
+export const Diffs = z.object({ version: z.string(), diffs: z.array(z.string().nullable()) });
 export const NotesState = fileState(Notes);
 
 /** A card that failed its schema, shown as broken (its raw JSON and why) while the others render. */
@@ -218,6 +264,12 @@ export const ApiError = z.object({ error: z.object({ code: z.string(), message: 
 
 export type Issue = z.infer<typeof Issue>;
 export type MaterialState = z.infer<typeof MaterialState>;
+export type RoundEntry = z.infer<typeof RoundEntry>;
+export type RoundIndex = z.infer<typeof RoundIndex>;
+export type HeldEntry = z.infer<typeof HeldEntry>;
+export type RoundState = z.infer<typeof RoundState>;
+export type DiffsQuery = z.infer<typeof DiffsQuery>;
+export type Diffs = z.infer<typeof Diffs>;
 export type NotesState = z.infer<typeof NotesState>;
 export type InvalidCard = z.infer<typeof InvalidCard>;
 export type CardsState = z.infer<typeof CardsState>;

@@ -1,9 +1,12 @@
+import { constants } from 'node:zlib';
+import compress from '@fastify/compress';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { InvolutError } from './errors';
 import type { EventHub } from './event-hub';
 import type { Repo } from './git/repo';
 import type { DraftsStore } from './drafts-store';
 import type { NotesStore } from './notes-store';
+import { RoundChanged } from './material-index';
 import { PathRefused } from './paths';
 import type { ReviewFiles } from './review-files';
 import { byteRoutes } from './routes/bytes';
@@ -85,6 +88,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   };
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     if (error instanceof PathRefused) return refuse(reply, 400, 'bad-path', error.message);
+    if (error instanceof RoundChanged) return refuse(reply, 409, 'round-changed', error.message);
     if (error instanceof InvolutError && error.code === 'review-unsafe')
       return refuse(reply, 403, error.code, error.message);
     const status = error.statusCode ?? 500;
@@ -98,6 +102,13 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       api.addHook('onRequest', requireToken(options.tokenHash));
+      // The round's index and diffs are megabytes of text; brotli at its default quality (11)
+      // takes seconds on them, quality 4 about as long as gzip and smaller.
+      await api.register(compress, {
+        encodings: ['br', 'gzip'],
+        threshold: 1024,
+        brotliOptions: { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } },
+      });
       fileRoutes(api, context);
       noteRoutes(api, context);
       byteRoutes(api, context);

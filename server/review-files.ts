@@ -1,21 +1,40 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import type { z } from 'zod';
-import type { CardsState, InvalidCard, Issue, MaterialState, NotesState, ReviewFile } from '../schemas/api';
+import type {
+  CardsState,
+  InvalidCard,
+  Issue,
+  MaterialState,
+  NotesState,
+  ReviewFile,
+  RoundEntry,
+  RoundState,
+} from '../schemas/api';
 import { Card, CardsFrame } from '../schemas/cards';
-import { Material, type MaterialEntry } from '../schemas/material';
+import { Material } from '../schemas/material';
 import { parseNotes } from '../schemas/notes';
 import { jsonErrorOffset } from './json-position';
+import { MaterialIndex, splitMaterial, statSignature } from './material-index';
 import { assertNoLinks, type ReviewDir } from './review-dir';
 
 /** What a read of one review file found: its state and a hash of its bytes (null when missing). */
 export interface Snapshot<S> {
   state: S;
   hash: string | null;
+  /** material.json only, when it is valid: its entries and where their diffs lie. */
+  index?: MaterialIndex;
 }
 
 export interface StateOf {
   material: MaterialState;
+  cards: CardsState;
+  notes: NotesState;
+}
+
+/** What the server keeps of each file: material.json as its index, without its diffs. */
+export interface ServedOf {
+  material: RoundState;
   cards: CardsState;
   notes: NotesState;
 }
@@ -60,24 +79,26 @@ export async function readSettled(file: string, options: SettleOptions = {}): Pr
 /** Reads the three review files as states, re-parsing only when a file's stat changed. */
 export class ReviewFiles {
   private readonly cache = new Map<ReviewFile, { signature: string; snapshot: Snapshot<unknown> }>();
-  private readonly entries = new WeakMap<object, Map<string, MaterialEntry>>();
 
   constructor(
     readonly review: ReviewDir,
     private readonly settle: SettleOptions = {},
   ) {}
 
-  async read<F extends ReviewFile>(file: F): Promise<Snapshot<StateOf[F]>> {
+  async read<F extends ReviewFile>(file: F): Promise<Snapshot<ServedOf[F]>> {
     const path = this.review[file];
     await assertNoLinks(this.review, path);
     const before = await signature(path);
     const cached = this.cache.get(file);
-    if (cached && before !== null && cached.signature === before) return cached.snapshot as Snapshot<StateOf[F]>;
+    if (cached && before !== null && cached.signature === before) return cached.snapshot as Snapshot<ServedOf[F]>;
     const read = await readSettled(path, this.settle);
-    const snapshot = { state: toState(file, read), hash: read.bytes ? sha256(read.bytes) : null } as Snapshot<
-      StateOf[F]
-    >;
     const after = await signature(path);
+    const hash = read.bytes ? sha256(read.bytes) : null;
+    const snapshot = (
+      file === 'material'
+        ? roundSnapshot(read, hash, path, after !== null && after === before ? after : null)
+        : { state: toState(file, read), hash }
+    ) as Snapshot<ServedOf[F]>;
     // A broken file is cached too: its bytes stood still for a retry, and any change alters the signature.
     if (after !== null && after === before) this.cache.set(file, { signature: after, snapshot });
     else this.cache.delete(file);
@@ -92,16 +113,29 @@ export class ReviewFiles {
   }
 
   /** The material's entries by ref, or `null` when the material is not usable. */
-  async materialEntries(): Promise<{ tree: string | null; byRef: Map<string, MaterialEntry> } | null> {
-    const { state } = await this.read('material');
-    if (state.state !== 'ok') return null;
-    let byRef = this.entries.get(state.data);
-    if (!byRef) {
-      byRef = new Map(state.data.material.map((entry) => [entry.ref, entry]));
-      this.entries.set(state.data, byRef);
-    }
-    return { tree: state.data.source.tree ?? null, byRef };
+  async materialEntries(): Promise<{ tree: string | null; byRef: Map<string, RoundEntry> } | null> {
+    const { state, index } = await this.read('material');
+    if (state.state !== 'ok' || !index) return null;
+    return { tree: state.data.source.tree ?? null, byRef: index.byRef };
   }
+}
+
+/**
+ * material.json as the server keeps it: validated whole once, then split into its index
+ * and the places of its diffs, so the parsed whole is dropped as soon as it is read.
+ */
+function roundSnapshot(
+  read: SettledRead,
+  hash: string | null,
+  path: string,
+  signature: string | null,
+): Snapshot<RoundState> {
+  const state = toState('material', read);
+  if (state.state !== 'ok' || !read.bytes || !hash)
+    return { state: state as Exclude<RoundState, { state: 'ok' }>, hash };
+  const { entries, places } = splitMaterial(state.data.material, read.bytes);
+  const ok = { state: 'ok' as const, version: hash.slice(0, 16), data: { ...state.data, material: entries } };
+  return { state: ok, hash, index: new MaterialIndex(ok, places, path, signature) };
 }
 
 export function toState<F extends ReviewFile>(file: F, read: SettledRead): StateOf[F] {
@@ -212,8 +246,8 @@ export async function readBytes(file: string): Promise<Buffer | null> {
   }
 }
 
-/** Identity and version of a file for the cache: inode, size and nanosecond mtime. */
+/** Identity and version of a file for the cache (see statSignature). */
 async function signature(file: string): Promise<string | null> {
   const info = await stat(file, { bigint: true }).catch(() => null);
-  return info ? `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}` : null;
+  return info ? statSignature(info) : null;
 }

@@ -2,6 +2,9 @@ import vm from 'node:vm';
 import type { SearchFile, SearchHit, SearchQuery, SearchResult } from '../schemas/api';
 import type { MaterialEntry } from '../schemas/material';
 
+/** What a search reads of an entry. */
+export type Searchable = Pick<MaterialEntry, 'ref' | 'from' | 'withheld' | 'diff'>;
+
 /** Line matches sent back in one answer; the count goes on up to COUNT_CAP. */
 export const MAX_HITS = 2000;
 /** Matches counted before the answer says "N+". */
@@ -41,7 +44,7 @@ export function queryPattern(query: SearchQuery): RegExp {
  * newline` markers are not text of the file). Withheld files are matched by path only:
  * their content never left git. Files come in material order.
  */
-export function searchMaterial(entries: MaterialEntry[], query: SearchQuery, limitMs = SEARCH_LIMIT_MS): SearchResult {
+export function searchMaterial(entries: Searchable[], query: SearchQuery, limitMs = SEARCH_LIMIT_MS): SearchResult {
   const pattern = queryPattern(query);
   // V8 stops whatever runs under a vm timeout, a regular expression's backtracking included.
   try {
@@ -56,7 +59,7 @@ export function searchMaterial(entries: MaterialEntry[], query: SearchQuery, lim
   }
 }
 
-function scanMaterial(entries: MaterialEntry[], query: SearchQuery, pattern: RegExp): SearchResult {
+function scanMaterial(entries: Searchable[], query: SearchQuery, pattern: RegExp): SearchResult {
   // A literal query is looked for in the whole diff first: most files hold no match and cost one scan.
   const literal = query.regex !== '1';
   const results: SearchFile[] = [];

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Card } from '../schemas/cards';
-import type { Material, RoundCommit } from '../schemas/material';
+import type { RoundIndex } from '../schemas/api';
+import type { RoundCommit } from '../schemas/material';
 import { Api, sessionToken } from './api/client';
 import { Banners } from './components/Banners';
 import type { CardContext } from './components/CardView';
@@ -35,6 +36,7 @@ import { useSinceLast } from './state/useSinceLast';
 import { useViewed } from './state/useViewed';
 import { ViewSettingsContext } from './state/settings';
 import { useViewOptions } from './state/useViewOptions';
+import { DiffsContext, useDiffStore } from './state/diffs';
 
 const token = sessionToken();
 const api = new Api(token);
@@ -71,7 +73,8 @@ export function App() {
       </Shell>
     );
   }
-  return <Round key={root} review={review} material={material} scopeReady={scopeReady} />;
+  const version = review.material.state === 'ok' ? review.material.version : '';
+  return <Round key={root} review={review} material={material} version={version} scopeReady={scopeReady} />;
 }
 
 function Shell({ review, children }: { review: ReturnType<typeof useReview>; children: React.ReactNode }) {
@@ -86,13 +89,17 @@ function Shell({ review, children }: { review: ReturnType<typeof useReview>; chi
 function Round({
   review,
   material,
+  version,
   scopeReady,
 }: {
   review: ReturnType<typeof useReview>;
-  material: Material;
+  material: RoundIndex;
+  /** The round's version, by which its diffs are fetched. */
+  version: string;
   scopeReady: boolean;
 }) {
   const entries = material.material;
+  const diffs = useDiffStore(api, version, entries, () => review.refetch('material'));
   const notes = useNotes(
     api,
     { state: review.notes, seq: review.notesSeq, refetch: () => review.refetch('notes') },
@@ -209,56 +216,58 @@ function Round({
   });
 
   return (
-    <ThreadsContext.Provider value={threads}>
-      <ViewSettingsContext.Provider value={options.settings}>
-        <div className={options.wrap ? 'inv-app inv-wrap' : 'inv-app'}>
-          <SkipLink />
-          <Header
-            mode={mode}
-            onMode={setMode}
-            hasCards={hasCards}
-            format={format}
-            onFormat={setFormat}
-            budget={{
-              minutes: reading.budgetMinutes,
-              onMinutes: reading.setBudgetMinutes,
-              total,
-              fits: fits.size,
-              cards: ordered.length,
-            }}
-            notes={notes.notes}
-            promptContext={{ cards, material: entries, threads: threadMap }}
-            onHelp={() => setHelp(true)}
-            search={<SearchBar search={search} onMatch={showMatch} />}
-            options={<ViewOptions options={options} />}
-          />
-          <Banners review={review} />
-          {mode === 'cards' && hasCards ? (
-            <CardsMode
-              cards={cards}
-              invalid={invalid}
-              request={good?.data.request}
-              coverage={coverage}
-              fits={fits}
-              context={context}
-              reading={reading}
-              selected={selected}
+    <DiffsContext.Provider value={diffs}>
+      <ThreadsContext.Provider value={threads}>
+        <ViewSettingsContext.Provider value={options.settings}>
+          <div className={options.wrap ? 'inv-app inv-wrap' : 'inv-app'}>
+            <SkipLink />
+            <Header
+              mode={mode}
+              onMode={setMode}
+              hasCards={hasCards}
+              format={format}
+              onFormat={setFormat}
+              budget={{
+                minutes: reading.budgetMinutes,
+                onMinutes: reading.setBudgetMinutes,
+                total,
+                fits: fits.size,
+                cards: ordered.length,
+              }}
+              notes={notes.notes}
+              promptContext={{ cards, material: entries, threads: threadMap }}
+              onHelp={() => setHelp(true)}
+              search={<SearchBar search={search} onMatch={showMatch} />}
+              options={<ViewOptions options={options} />}
             />
-          ) : (
-            <RawMode
-              entries={entries}
-              cards={cards}
-              context={context}
-              current={currentFile}
-              onOpen={setCurrentFile}
-              sinceLast={sinceLast}
-              commits={material.source.commits ?? NO_COMMITS}
-            />
-          )}
-          {help && <HelpOverlay onClose={() => setHelp(false)} />}
-        </div>
-      </ViewSettingsContext.Provider>
-    </ThreadsContext.Provider>
+            <Banners review={review} />
+            {mode === 'cards' && hasCards ? (
+              <CardsMode
+                cards={cards}
+                invalid={invalid}
+                request={good?.data.request}
+                coverage={coverage}
+                fits={fits}
+                context={context}
+                reading={reading}
+                selected={selected}
+              />
+            ) : (
+              <RawMode
+                entries={entries}
+                cards={cards}
+                context={context}
+                current={currentFile}
+                onOpen={setCurrentFile}
+                sinceLast={sinceLast}
+                commits={material.source.commits ?? NO_COMMITS}
+              />
+            )}
+            {help && <HelpOverlay onClose={() => setHelp(false)} />}
+          </div>
+        </ViewSettingsContext.Provider>
+      </ThreadsContext.Provider>
+    </DiffsContext.Provider>
   );
 }
 

@@ -1,13 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { ReviewFile } from '../../schemas/api';
+import { DiffsQuery, MAX_DIFFS, type Diffs } from '../../schemas/api';
 import type { AppContext } from '../app';
+import { RoundChanged } from '../material-index';
+import { refuse } from '../security';
 
-/** `GET /api/material`, `/api/cards`, `/api/notes`: each file as a state (ok, missing, invalid-json, invalid-schema). */
+/**
+ * `GET /api/round` (material.json without its diffs), `/api/cards`, `/api/notes`: each file
+ * as a state (ok, missing, invalid-json, invalid-schema); `GET /api/diffs`: the diffs of
+ * the round's entries by position, for the version of the round the viewer holds.
+ */
 export function fileRoutes(api: FastifyInstance, context: AppContext): void {
-  // A state is serialised once per version of its file: material.json can be megabytes.
+  // A state is serialised once per version of its file: the round's index can be megabytes.
   const serialised = new WeakMap<object, string>();
-  for (const file of ReviewFile.options) {
-    api.get(`/${file}`, async (_request, reply) => {
+  for (const [route, file] of [
+    ['round', 'material'],
+    ['cards', 'cards'],
+    ['notes', 'notes'],
+  ] as const) {
+    api.get(`/${route}`, async (_request, reply) => {
       const { state } = await context.files.read(file);
       let json = serialised.get(state);
       if (json === undefined) {
@@ -17,4 +27,20 @@ export function fileRoutes(api: FastifyInstance, context: AppContext): void {
       return reply.type('application/json; charset=utf-8').send(json);
     });
   }
+
+  api.get('/diffs', async (request, reply) => {
+    const query = DiffsQuery.safeParse(request.query);
+    if (!query.success)
+      return refuse(reply, 400, 'bad-query', 'Diffs are asked for by v (the round version) and at (positions, 0,1,2).');
+    const at = query.data.at.split(',').map(Number);
+    if (at.length > MAX_DIFFS)
+      return refuse(reply, 400, 'bad-query', `One answer carries at most ${MAX_DIFFS} diffs; ask in several.`);
+    const { state, index } = await context.files.read('material');
+    if (state.state !== 'ok' || !index || state.version !== query.data.v) throw new RoundChanged();
+    const outside = at.find((i) => i >= index.size);
+    if (outside !== undefined)
+      return refuse(reply, 400, 'bad-query', `The round has ${index.size} files: there is no file at ${outside}.`);
+    const body: Diffs = { version: state.version, diffs: await index.diffs(at) };
+    return reply.type('application/json; charset=utf-8').send(body);
+  });
 }

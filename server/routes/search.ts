@@ -16,16 +16,18 @@ export function searchRoutes(api: FastifyInstance, context: AppContext): void {
         'bad-query',
         'A search needs q (1 to 500 characters); case, word and regex are 0 or 1.',
       );
-    const { state } = await context.files.read('material');
-    if (state.state !== 'ok')
+    const { state, index } = await context.files.read('material');
+    if (state.state !== 'ok' || !index)
       return refuse(
         reply,
         404,
         'no-material',
         runnable('There is no usable material to search; run `involut rounds`.'),
       );
+    const diffs = await index.allDiffs();
+    const entries = state.data.material.map((entry, i) => ({ ...entry, diff: diffs[i] ?? null }));
     try {
-      return reply.type('application/json; charset=utf-8').send(searchMaterial(state.data.material, query.data));
+      return reply.type('application/json; charset=utf-8').send(searchMaterial(entries, query.data));
     } catch (error) {
       if (error instanceof BadQuery) return refuse(reply, 400, error.code, error.message);
       throw error;

@@ -8,8 +8,9 @@ import type {
   Draft,
   DraftList,
   Freshness,
+  Diffs,
   Lines,
-  MaterialState,
+  RoundState,
   NotePut,
   NotePutResult,
   NotesState,
@@ -71,7 +72,11 @@ export class Api {
     return body as T;
   }
 
-  material = () => this.json<MaterialState>('/api/material');
+  /** The round's index: every file without its diff. */
+  round = () => this.json<RoundState>('/api/round');
+  /** The diffs of the files at these positions of the round's index `version`. */
+  diffs = (version: string, at: readonly number[], signal?: AbortSignal) =>
+    this.json<Diffs>(`/api/diffs?${new URLSearchParams({ v: version, at: at.join(',') })}`, { signal });
   cards = () => this.json<CardsState>('/api/cards');
   /** notes.json as a state, its notes in a null-prototype record so that any key (`__proto__` too) is only a key. */
   notes = async (): Promise<NotesState> => {

@@ -1,4 +1,4 @@
-import type { MaterialEntry } from '../../schemas/material';
+import type { Entry } from '../model/entry';
 import type { Api } from '../api/client';
 import { formatBytes } from '../diff/FileDiff';
 import { ImageCompare } from '../renders/image/ImageCompare';
@@ -6,7 +6,7 @@ import { ImageCompare } from '../renders/image/ImageCompare';
 const IMAGE = /\.(png|jpe?g|gif|webp|avif|bmp|ico)$/i;
 
 /** A binary file: its before and after images compared, or its size when it is not an image. */
-export function BinaryView({ entry, api }: { entry: MaterialEntry; api: Api }) {
+export function BinaryView({ entry, api }: { entry: Entry; api: Api }) {
   const isImage = IMAGE.test(entry.ref);
   if (!isImage) {
     return (

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Card } from '../../schemas/cards';
-import type { MaterialEntry } from '../../schemas/material';
+import type { Entry } from '../model/entry';
 import { FileDiff } from '../diff/FileDiff';
 import type { CardOrigins } from '../state/useCardRounds';
 import type { CardContext } from './CardView';
@@ -30,12 +30,12 @@ export function CardDiffs({ card, refs, context }: { card: Card; refs: string[];
   const since = isNew && sinceLast.state === 'ok' ? sinceLast.data : null;
   const changed = since ? refs.filter((ref) => since.material.some((e) => e.ref === ref)) : [];
   const showSince = since !== null && view === 'since';
-  const shown: MaterialEntry[] = showSince
+  const shown: Entry[] = showSince
     ? since.material.filter((e) => refs.includes(e.ref))
     : refs.map((ref) => context.entries.get(ref)!);
   const unchanged = showSince ? refs.filter((ref) => !changed.includes(ref)) : [];
   // A mark is pinned to a line of the whole round; in the since view only those on a line shown here are pinned.
-  const marksOf = (entry: MaterialEntry) =>
+  const marksOf = (entry: Entry) =>
     (card.marks ?? []).filter((m) => m.ref === entry.ref && (!showSince || !!entry.diff?.includes(m.at)));
   const apart = showSince ? (card.marks ?? []).length - shown.reduce((n, e) => n + marksOf(e).length, 0) : 0;
   return (

@@ -1,5 +1,5 @@
 import type { Card } from '../../schemas/cards';
-import type { MaterialEntry } from '../../schemas/material';
+import type { Entry } from '../model/entry';
 import type { Api } from '../api/client';
 import type { DiffFormat } from '../diff/diff2html';
 import type { Detail } from '../model/detail';
@@ -17,12 +17,12 @@ import { Question, type Prediction } from './Question';
 import { CardDiffs, CardRound } from './CardRound';
 
 export interface CardContext {
-  entries: Map<string, MaterialEntry>;
+  entries: Map<string, Entry>;
   api: Api;
   notes: NotesApi;
   format: DiffFormat;
-  isViewed: (entry: MaterialEntry) => boolean;
-  setViewed: (entry: MaterialEntry, on: boolean) => void;
+  isViewed: (entry: Entry) => boolean;
+  setViewed: (entry: Entry, on: boolean) => void;
   titleOf: (id: string) => string | undefined;
   onSelect: (id: string) => void;
   /** Which round each card comes from; null when that cannot be told (the first round). */

@@ -1,5 +1,5 @@
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
-import type { MaterialEntry } from '../../schemas/material';
+import type { Entry } from '../model/entry';
 import { fileTree, filterEntries, type TreeNode } from '../model/file-tree';
 import { foldAll } from '../state/folding';
 import { TreeRows } from './TreeRows';
@@ -7,9 +7,9 @@ import { TreeRows } from './TreeRows';
 interface Props {
   tree: TreeNode;
   /** The files the tree shows, for the filter and the viewed count. */
-  entries: MaterialEntry[];
-  onOpen: (entry: MaterialEntry) => void;
-  isViewed: (entry: MaterialEntry) => boolean;
+  entries: Entry[];
+  onOpen: (entry: Entry) => void;
+  isViewed: (entry: Entry) => boolean;
   current: string | null;
 }
 

@@ -1,7 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useContext, useEffect, useRef, useState } from 'react';
 import type { Note } from '../../schemas/notes';
 import type { DiffFormat } from '../diff/diff2html';
+import { parseNoteKey } from '../model/note-keys';
 import { openNotesPrompt, type NotesContext } from '../model/prompt';
+import { DiffsContext } from '../state/diffs';
 import { openNotes, type Thread } from '../model/threads';
 import { useHeaderHeight } from '../state/useHeaderHeight';
 
@@ -102,8 +104,18 @@ function CopyPrompt({ notes, count, context }: { notes: Record<string, Note>; co
     const timer = setTimeout(() => setCopied(null), COPIED_MS);
     return () => clearTimeout(timer);
   }, [copied]);
+  const diffs = useContext(DiffsContext);
   const copy = async () => {
-    const text = openNotesPrompt(notes, context);
+    // Line notes are placed in the current diff: the files they are on are fetched first.
+    const lined = Object.keys(notes).flatMap((key) => {
+      const target = parseNoteKey(key);
+      return target?.kind === 'line' ? [target.ref] : [];
+    });
+    const loaded = lined.length && diffs ? await diffs.load(lined) : null;
+    const material = loaded
+      ? context.material?.map((entry) => (loaded.has(entry.ref) ? { ...entry, diff: loaded.get(entry.ref) } : entry))
+      : context.material;
+    const text = openNotesPrompt(notes, { ...context, material });
     if (text === null) return;
     try {
       await navigator.clipboard.writeText(text);

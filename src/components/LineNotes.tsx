@@ -1,5 +1,5 @@
 import type { RefObject } from 'react';
-import type { MaterialEntry } from '../../schemas/material';
+import type { Entry } from '../model/entry';
 import type { LineExtra } from '../diff/ChunkView';
 import { lineAnchor, type DiffLine } from '../model/diff-lines';
 import { placeLineNote } from '../model/line-notes';
@@ -32,7 +32,7 @@ export function lineNoteKeys(notes: NotesApi, ref: string): string[] {
  * until its box has taken the focus: a diff drawn again (a new round) must not take it.
  */
 export function placeLineNotes(
-  entry: MaterialEntry,
+  entry: Entry,
   lines: DiffLine[],
   notes: NotesApi,
   keys: string[],
@@ -86,7 +86,7 @@ export function placeLineNotes(
 }
 
 interface BoxProps {
-  entry: MaterialEntry;
+  entry: Entry;
   noteKey: string;
   side: Side;
   line: number;
@@ -124,7 +124,7 @@ export function ApartLineNotes({
   notes,
   sinceRound,
 }: {
-  entry: MaterialEntry;
+  entry: Entry;
   apart: ApartLineNote[];
   notes: NotesApi;
   sinceRound?: number;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import './reading.css';
-import type { MaterialEntry } from '../../schemas/material';
+import type { Entry } from '../model/entry';
 import type { Api } from '../api/client';
 
 type Side = 'before' | 'after';
@@ -11,12 +11,12 @@ type Shown =
   | { state: 'ok'; html: string };
 
 /** A Markdown file of the material: a file ending in .md or .markdown with text lines. */
-export function isMarkdown(entry: MaterialEntry): boolean {
+export function isMarkdown(entry: Entry): boolean {
   return /\.(md|markdown)$/i.test(entry.ref) && !entry.binary && !entry.withheld && !entry.submodule;
 }
 
 /** A Markdown file rendered before and after, side by side, from the round's own git objects. */
-export function MarkdownPreview({ entry, api }: { entry: MaterialEntry; api: Api }) {
+export function MarkdownPreview({ entry, api }: { entry: Entry; api: Api }) {
   return (
     <div className="inv-md-preview" role="group" aria-label={`Preview of ${entry.ref}`}>
       <PreviewSide entry={entry} api={api} side="before" />
@@ -25,7 +25,7 @@ export function MarkdownPreview({ entry, api }: { entry: MaterialEntry; api: Api
   );
 }
 
-function PreviewSide({ entry, api, side }: { entry: MaterialEntry; api: Api; side: Side }) {
+function PreviewSide({ entry, api, side }: { entry: Entry; api: Api; side: Side }) {
   const shown = useRendered(entry, api, side);
   return (
     <section className="inv-md-side" aria-label={`${side} (rendered)`}>
@@ -40,7 +40,7 @@ function PreviewSide({ entry, api, side }: { entry: MaterialEntry; api: Api; sid
   );
 }
 
-function useRendered(entry: MaterialEntry, api: Api, side: Side): Shown {
+function useRendered(entry: Entry, api: Api, side: Side): Shown {
   const absent =
     side === 'before' && entry.status === 'added'
       ? 'Did not exist before this round.'

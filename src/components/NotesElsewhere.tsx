@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { MaterialEntry } from '../../schemas/material';
+import type { Entry } from '../model/entry';
 import { linesLabel, parseNoteKey, type NoteTarget } from '../model/note-keys';
 import type { NotesApi } from '../state/useNotes';
 import { NoteBox } from './NoteBox';
@@ -11,7 +11,7 @@ type FileTarget = Extract<NoteTarget, { kind: 'file' | 'line' }>;
  * Notes on files this round does not change (written against an earlier round): shown
  * at the top of Raw, each with what it was written on, never dropped.
  */
-export function NotesElsewhere({ entries, notes }: { entries: MaterialEntry[]; notes: NotesApi }) {
+export function NotesElsewhere({ entries, notes }: { entries: Entry[]; notes: NotesApi }) {
   const refs = useMemo(() => new Set(entries.map((e) => e.ref)), [entries]);
   const elsewhere = Object.keys(notes.notes)
     .map((key) => ({ key, target: parseNoteKey(key) }))

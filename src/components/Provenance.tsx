@@ -1,4 +1,5 @@
-import type { MaterialEntry, PathState } from '../../schemas/material';
+import type { PathState } from '../../schemas/material';
+import type { Entry } from '../model/entry';
 import { Visible } from './Visible';
 import './rounds.css';
 
@@ -10,7 +11,7 @@ const STATE_TITLES: Record<PathState, string> = {
 };
 
 /** Where a file's change stands in git, as small labels; a change can stand in several places. */
-export function PathStates({ entry }: { entry: MaterialEntry }) {
+export function PathStates({ entry }: { entry: Entry }) {
   if (!entry.provenance?.length) return null;
   return (
     <span className="inv-states" aria-label={`Change is ${entry.provenance.join(', ')}`}>
@@ -27,7 +28,7 @@ export function PathStates({ entry }: { entry: MaterialEntry }) {
 const SHOWN = 3;
 
 /** The subjects of the round's commits that touched the file, oldest first. */
-export function FileCommits({ entry }: { entry: MaterialEntry }) {
+export function FileCommits({ entry }: { entry: Entry }) {
   const subjects = entry.commits ?? [];
   if (subjects.length === 0) return null;
   const item = (subject: string, i: number) => (

@@ -1,6 +1,6 @@
 import { startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Card } from '../../schemas/cards';
-import type { MaterialEntry } from '../../schemas/material';
+import type { Entry } from '../model/entry';
 import { FileDiff } from '../diff/FileDiff';
 import { estimateFilesHeight } from '../diff/estimate';
 import { holdFileInPlace } from '../diff/holdInPlace';
@@ -22,7 +22,7 @@ import { RoundSwitch, type RoundView } from './RoundSwitch';
 import { MAIN_ID } from './SkipLink';
 
 interface Props {
-  entries: MaterialEntry[];
+  entries: Entry[];
   cards: Card[];
   context: CardContext;
   current: string | null;
@@ -81,7 +81,7 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast, c
   // Stable, so the tree's rows (memoized) do not all re-render on each jump.
   const latestOnOpen = useRef(onOpen);
   latestOnOpen.current = onOpen;
-  const openFromTree = useCallback((entry: MaterialEntry) => latestOnOpen.current(entry.ref), []);
+  const openFromTree = useCallback((entry: Entry) => latestOnOpen.current(entry.ref), []);
   // The tree follows the file at the top of the screen as the reader scrolls; after a
   // jump, it shows the file jumped to until the reader scrolls on their own.
   const [onScreen, setOnScreen] = useState<string | null>(null);
@@ -116,7 +116,7 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast, c
   // into blocks (FileBlock) that mount when near.
   const { format, api, notes, isViewed, setViewed } = context;
   const slices = useMemo(() => {
-    const all: MaterialEntry[][] = [];
+    const all: Entry[][] = [];
     for (let at = 0; at < ordered.length; at += FILES_PER_BLOCK) all.push(ordered.slice(at, at + FILES_PER_BLOCK));
     return all;
   }, [ordered]);
@@ -129,7 +129,7 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast, c
     () =>
       slices.map((entries, i) => ({
         key: `${ofCommit ? ofCommit.id : since ? 'since' : 'whole'}:${i}`,
-        first: entries[0]!.ref,
+        list: entries.map((e) => e.ref),
         refs: new Set(entries.map((e) => e.ref)),
         height: heights[i]!,
         files: entries.map((entry) => (
@@ -185,7 +185,7 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast, c
           <FileBlock
             key={block.key}
             height={block.height}
-            first={block.first}
+            refs={block.list}
             pinned={current !== null && block.refs.has(current)}
           >
             {block.files}
@@ -197,7 +197,7 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast, c
 }
 
 const NO_MARKS: never[] = [];
-const NO_ENTRIES: MaterialEntry[] = [];
+const NO_ENTRIES: Entry[] = [];
 
 /** What the reader does to scroll on their own (a key may also be a jump, which comes after). */
 const READER_SCROLLS = ['wheel', 'keydown', 'pointerdown', 'touchstart'] as const;

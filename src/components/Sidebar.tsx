@@ -1,6 +1,6 @@
 import type { InvalidCard } from '../../schemas/api';
 import type { Card } from '../../schemas/cards';
-import type { MaterialEntry } from '../../schemas/material';
+import type { Entry } from '../model/entry';
 import { useMemo } from 'react';
 import { coverageLine, groupByIntent, type Coverage } from '../model/coverage';
 import { LazyList } from './LazyList';
@@ -97,7 +97,7 @@ export function Sidebar({ cards, invalid, coverage, request, fits, selected, onS
           </button>
         )}
         <ul className="inv-unclaimed-list">
-          {coverage.unclaimed.slice(0, 50).map((e: MaterialEntry) => (
+          {coverage.unclaimed.slice(0, 50).map((e: Entry) => (
             <li key={e.ref} className="inv-muted">
               <Visible text={e.ref} />
             </li>

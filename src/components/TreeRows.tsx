@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
-import type { MaterialEntry } from '../../schemas/material';
+import type { Entry } from '../model/entry';
 import { treeMove, visibleRows, type TreeKey, type TreeNode, type TreeRow } from '../model/file-tree';
 import { scrollRowIntoView, useRowWindow } from '../state/useRowWindow';
 import { Visible } from './Visible';
@@ -13,8 +13,8 @@ interface Props {
   tree: TreeNode;
   /** The box the rows scroll in. */
   scroller: RefObject<HTMLElement | null>;
-  onOpen: (entry: MaterialEntry) => void;
-  isViewed: (entry: MaterialEntry) => boolean;
+  onOpen: (entry: Entry) => void;
+  isViewed: (entry: Entry) => boolean;
   /** The file on screen (or jumped to): selected, and kept in the tree's view. */
   current: string | null;
 }
@@ -122,7 +122,7 @@ export function TreeRows({ tree, scroller, onOpen, isViewed, current }: Props) {
   );
 }
 
-function FileRow({ name, entry }: { name: string; entry: MaterialEntry }) {
+function FileRow({ name, entry }: { name: string; entry: Entry }) {
   return (
     <>
       <span className={`inv-dot inv-status-${entry.status}`} aria-hidden="true" />

@@ -1,5 +1,5 @@
 import { useMemo, useRef } from 'react';
-import type { MaterialEntry } from '../../schemas/material';
+import type { LoadedEntry } from '../model/entry';
 import { useTargetIn, type Target } from '../state/target';
 import { ChunkView, type LineExtra } from './ChunkView';
 import {
@@ -15,7 +15,7 @@ import { ROW_HEIGHT, type Side } from './rows';
 import { NEAR, useNearViewport } from './useNearViewport';
 
 interface Props {
-  entry: MaterialEntry;
+  entry: LoadedEntry;
   format: DiffFormat;
   extras: LineExtra[];
   onLineClick: (side: Side, n: number, shift: boolean) => void;

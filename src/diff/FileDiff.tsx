@@ -1,6 +1,6 @@
 import { useContext, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Mark } from '../../schemas/cards';
-import type { MaterialEntry } from '../../schemas/material';
+import type { Entry, LoadedEntry } from '../model/entry';
 import { sessionToken, type Api } from '../api/client';
 import { formatPlace } from '../model/place';
 import { BinaryView } from '../components/BinaryView';
@@ -26,12 +26,14 @@ import { useWhitespace, type WhitespaceState } from './useWhitespace';
 import { useViewSettings } from '../state/settings';
 import type { LineExtra } from './ChunkView';
 import type { DiffFormat } from './diff2html';
-import { countLines, estimateFileHeight, HUGE_CHARS, HUGE_LINES, startsOpen } from './estimate';
+import { countLines } from '../model/diff-lines';
+import { useDiff } from '../state/diffs';
+import { diffLineCount, estimateFileHeight, HUGE_CHARS, HUGE_LINES, startsOpen } from './estimate';
 import { NEAR, useNearViewport } from './useNearViewport';
 import { useLineSelection } from './useLineSelection';
 
 interface Props {
-  entry: MaterialEntry;
+  entry: Entry;
   format: DiffFormat;
   api: Api;
   notes: NotesApi;
@@ -55,18 +57,29 @@ interface Props {
 export function FileDiff(props: Props) {
   const section = useRef<HTMLElement>(null);
   const seen = useNearViewport(section, NEAR, { sticky: true });
-  const { entry, fileNote, marks } = props;
-  const lineCount = useMemo(() => countLines(entry.diff), [entry.diff]);
-  if (seen) return <SeenFile {...props} />;
-  const open = startsOpen(entry, lineCount, marks.length > 0);
+  // The diff is asked for once the file comes near; meanwhile the section keeps its place.
+  const { entry, error, retry } = useDiff(props.entry, seen);
+  if (seen && entry) return <SeenFile {...props} entry={entry} />;
+  const lineCount = diffLineCount(props.entry);
+  const open = startsOpen(props.entry, lineCount, props.marks.length > 0);
   return (
     <section
       ref={section}
       className="inv-file inv-file-far"
-      data-ref={entry.ref}
-      aria-label={`File ${entry.ref}`}
-      style={{ height: estimateFileHeight(entry, lineCount, open, fileNote) }}
-    />
+      data-ref={props.entry.ref}
+      aria-label={`File ${props.entry.ref}`}
+      aria-busy={seen || undefined}
+      style={{ height: estimateFileHeight(props.entry, lineCount, open, props.fileNote) }}
+    >
+      {seen && error && (
+        <p className="inv-file-message" role="alert">
+          The diff of {props.entry.ref} could not be fetched: {error}{' '}
+          <button type="button" onClick={retry}>
+            Try again
+          </button>
+        </p>
+      )}
+    </section>
   );
 }
 
@@ -81,7 +94,7 @@ function SeenFile({
   fileNote,
   sinceRound,
   commit,
-}: Props) {
+}: Props & { entry: LoadedEntry }) {
   // The diff as the reader asked to see it (whitespace-only changes left out, or not).
   const whitespace = useWhitespace(material, api, useViewSettings().hideWhitespace && !commit && !sinceRound);
   const entry = whitespace.entry;
@@ -210,7 +223,7 @@ function SeenFile({
 const NOT_UTF8 = 'The file name holds bytes that are not UTF-8, shown as ⟨0x…⟩ markers.';
 
 /** A warning on a file whose name or diff holds direction-control or invisible characters, or bytes that are not UTF-8. */
-function InvisibleWarning({ entry }: { entry: MaterialEntry }) {
+function InvisibleWarning({ entry }: { entry: Entry }) {
   const warnings = useMemo(
     () =>
       [
@@ -239,7 +252,7 @@ function FileBody({
   commit,
   children,
 }: {
-  entry: MaterialEntry;
+  entry: Entry;
   api: Api;
   open: boolean;
   viewed: boolean;
@@ -282,7 +295,7 @@ function FileBody({
   return <>{children}</>;
 }
 
-function noLinesMessage(entry: MaterialEntry): string {
+function noLinesMessage(entry: Entry): string {
   if (entry.mode) return `Only the mode changed: ${entry.mode.before} → ${entry.mode.after}.`;
   if (entry.status === 'renamed') return `Renamed from ${entry.from} without changes.`;
   if (entry.status === 'added') return 'Added as an empty file.';
@@ -300,7 +313,7 @@ function FileHeader({
   whitespace,
   preview,
 }: {
-  entry: MaterialEntry;
+  entry: Entry;
   viewed: boolean;
   onViewed: (on: boolean) => void;
   open: boolean;
@@ -381,7 +394,7 @@ function FileHeader({
   );
 }
 
-function FileTags({ entry }: { entry: MaterialEntry }) {
+function FileTags({ entry }: { entry: Entry }) {
   const tags: string[] = [];
   if (entry.status === 'renamed' && entry.similarity != null) tags.push(`${entry.similarity}% similar`);
   if (entry.binary) tags.push('binary');

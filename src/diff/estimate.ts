@@ -1,4 +1,5 @@
-import type { MaterialEntry } from '../../schemas/material';
+import type { Entry } from '../model/entry';
+import { countLines } from '../model/diff-lines';
 import { ROW_HEIGHT } from './rows';
 
 /** Files this many diff lines long start folded, with their size shown. */
@@ -11,8 +12,8 @@ const FILE_GAP = 14;
 export const HUGE_CHARS = 512 * 1024;
 
 /** Whether a file starts unfolded: all but generated or huge ones, unless a card marks a line in it. */
-export function startsOpen(entry: MaterialEntry, lineCount: number, marked: boolean): boolean {
-  return !(entry.generated === true || lineCount > HUGE_LINES || (entry.diff?.length ?? 0) > HUGE_CHARS) || marked;
+export function startsOpen(entry: Entry, lineCount: number, marked: boolean): boolean {
+  return !(entry.generated === true || lineCount > HUGE_LINES || diffChars(entry) > HUGE_CHARS) || marked;
 }
 
 /**
@@ -22,11 +23,11 @@ export function startsOpen(entry: MaterialEntry, lineCount: number, marked: bool
  * height once a file has been drawn (`contain-intrinsic-size: auto`). The constants are
  * measured on the viewer's own styles (header 35 px, file note box 81 px, borders).
  */
-export function estimateFileHeight(entry: MaterialEntry, lineCount: number, open: boolean, fileNote: boolean): number {
+export function estimateFileHeight(entry: Entry, lineCount: number, open: boolean, fileNote: boolean): number {
   const frame = fileNote ? 134 : 53;
   let body: number;
-  if (entry.withheld || entry.diff === '' || (entry.diff === null && !entry.binary)) body = 41;
-  else if (entry.binary) body = entry.size ? Math.min(entry.size.h, 600) + 52 : 41;
+  if (entry.withheld || diffChars(entry) === 0) body = entry.binary ? binaryBody(entry) : 41;
+  else if (entry.binary) body = binaryBody(entry);
   else if (!open) body = 41;
   // Every diff line is one row in line-by-line (hunk headers included), at most that in side-by-side.
   else body = lineCount * ROW_HEIGHT;
@@ -34,23 +35,23 @@ export function estimateFileHeight(entry: MaterialEntry, lineCount: number, open
 }
 
 /** About how tall a run of files far from view will be, gaps between them included. */
-export function estimateFilesHeight(
-  entries: MaterialEntry[],
-  marked: (entry: MaterialEntry) => boolean,
-  fileNote: boolean,
-): number {
+export function estimateFilesHeight(entries: Entry[], marked: (entry: Entry) => boolean, fileNote: boolean): number {
   let height = FILE_GAP * Math.max(0, entries.length - 1);
   for (const entry of entries) {
-    const lineCount = countLines(entry.diff);
+    const lineCount = diffLineCount(entry);
     height += estimateFileHeight(entry, lineCount, startsOpen(entry, lineCount, marked(entry)), fileNote);
   }
   return height;
 }
 
-/** Lines of a diff (its newlines). */
-export function countLines(diff: string | null): number {
-  if (!diff) return 0;
-  let n = 0;
-  for (let i = diff.indexOf('\n'); i !== -1; i = diff.indexOf('\n', i + 1)) n++;
-  return n;
+const binaryBody = (entry: Entry) => (entry.size ? Math.min(entry.size.h, 600) + 52 : 41);
+
+/** Lines of a file's diff: counted when it is at hand, else as the round's index gives them. */
+export function diffLineCount(entry: Entry): number {
+  return entry.diff !== undefined ? countLines(entry.diff) : (entry.lines ?? 0);
+}
+
+/** Characters of a file's diff, at hand or not. */
+export function diffChars(entry: Entry): number {
+  return entry.diff !== undefined ? (entry.diff?.length ?? 0) : (entry.chars ?? 0);
 }

@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState } from 'react';
-import type { MaterialEntry } from '../../schemas/material';
+import type { LoadedEntry } from '../model/entry';
 import type { Api } from '../api/client';
 import { expandDiff, linesAbove, linesBelow } from '../model/context';
 
@@ -14,7 +14,7 @@ type Range = [number, number];
  * first ask). Only modified and renamed files have lines in no hunk: an added or deleted
  * file's one hunk is the whole file.
  */
-export function useExpandedContext(entry: MaterialEntry, api: Api, widen = true) {
+export function useExpandedContext(entry: LoadedEntry, api: Api, widen = true) {
   const expandable =
     widen &&
     !!entry.diff &&

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { MaterialEntry } from '../../schemas/material';
+import type { LoadedEntry } from '../model/entry';
 import type { Api } from '../api/client';
 
 export type WhitespaceState = 'shown' | 'loading' | 'hidden' | 'only-whitespace' | 'failed';
@@ -10,7 +10,7 @@ export type WhitespaceState = 'shown' | 'loading' | 'hidden' | 'only-whitespace'
  * every other file, and every file without `hide`, keeps its diff. While the -w diff
  * loads, or when it cannot be had, the whole diff stays: nothing is hidden by a failure.
  */
-export function useWhitespace(entry: MaterialEntry, api: Api, hide: boolean) {
+export function useWhitespace(entry: LoadedEntry, api: Api, hide: boolean) {
   const applies =
     hide &&
     !!entry.diff &&

@@ -1,5 +1,5 @@
 import type { Card, Intent } from '../../schemas/cards';
-import type { MaterialEntry } from '../../schemas/material';
+import type { Entry } from './entry';
 
 /** The order the intent groups appear in: what can hurt first, tidying last. */
 export const INTENT_ORDER: Intent[] = ['risk', 'behavior', 'structure', 'cleanup', 'assets'];
@@ -10,13 +10,13 @@ export interface Coverage {
   /** All changed files. */
   total: number;
   /** Files no card claims, in material order. */
-  unclaimed: MaterialEntry[];
+  unclaimed: Entry[];
   /** Per card id, the refs it names that are not in the material. */
   dangling: Map<string, string[]>;
 }
 
 /** What the cards explain of the material, and what they name that is not there. */
-export function coverage(material: MaterialEntry[], cards: Card[]): Coverage {
+export function coverage(material: Entry[], cards: Card[]): Coverage {
   const refs = new Set(material.map((e) => e.ref));
   const claimed = new Set<string>();
   const dangling = new Map<string, string[]>();

@@ -45,3 +45,11 @@ export function lineAnchor(line: DiffLine): { side: Side; line: number } | null 
 export function findLine(lines: DiffLine[], side: Side, line: number): DiffLine | undefined {
   return lines.find((l) => (side === '+' ? l.newNumber === line : l.oldNumber === line));
 }
+
+/** Lines of a diff (its newlines). */
+export function countLines(diff: string | null): number {
+  if (!diff) return 0;
+  let n = 0;
+  for (let i = diff.indexOf('\n'); i !== -1; i = diff.indexOf('\n', i + 1)) n++;
+  return n;
+}

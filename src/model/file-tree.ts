@@ -1,11 +1,11 @@
-import type { MaterialEntry } from '../../schemas/material';
+import type { Entry } from './entry';
 
 /** A folder or file of the Raw mode tree. */
 export interface TreeNode {
   name: string;
   /** Full path of the folder, or the entry's ref. */
   path: string;
-  entry?: MaterialEntry;
+  entry?: Entry;
   children: TreeNode[];
   additions: number;
   deletions: number;
@@ -17,7 +17,7 @@ export interface TreeNode {
  * with +/− counts summed up the folders. A chain of single folders is collapsed
  * into one node (`src/auth/session` rather than three levels).
  */
-export function fileTree(entries: MaterialEntry[]): TreeNode {
+export function fileTree(entries: Entry[]): TreeNode {
   const root: TreeNode = { name: '', path: '', children: [], additions: 0, deletions: 0, files: 0 };
   // Folders by path: a round of 2,000 files in wide folders is not searched folder by folder.
   const folders = new Map<string, TreeNode>([['', root]]);
@@ -73,7 +73,7 @@ function finish(node: TreeNode): TreeNode {
 }
 
 /** Files of the tree in display order (what "next file" walks through in Raw mode). */
-export function treeOrder(node: TreeNode): MaterialEntry[] {
+export function treeOrder(node: TreeNode): Entry[] {
   if (node.entry) return [node.entry];
   return node.children.flatMap(treeOrder);
 }
@@ -139,7 +139,7 @@ export function treeMove(
 }
 
 /** The entries whose path (or old path) holds every space-separated piece of `filter`, in any case. */
-export function filterEntries(entries: MaterialEntry[], filter: string): MaterialEntry[] {
+export function filterEntries(entries: Entry[], filter: string): Entry[] {
   const pieces = filter.toLowerCase().split(/\s+/).filter(Boolean);
   if (pieces.length === 0) return entries;
   return entries.filter((entry) => {

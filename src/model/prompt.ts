@@ -10,12 +10,15 @@ import { openNotes, type Thread } from './threads';
 export const NOTES_INSTRUCTION =
   'Read `.review/notes.json` and address every note: a change request gets a change, a question gets an answer, and either way write a new card in `.review/cards.json` that lists the note keys it addresses in `addresses`. Never edit `.review/notes.json`.';
 
+/** What a prompt reads of a changed file: its diff places line notes (not placed while it is not at hand). */
+export type PromptEntry = Pick<MaterialEntry, 'ref'> & { diff?: string | null };
+
 /** What the notes can be told with, besides themselves; each part is optional. */
 export interface NotesContext {
   /** The cards, to order card notes as cards.json does. */
   cards?: Card[];
   /** The changed files, to order file groups as the material does and to place line notes in the current diff. */
-  material?: MaterialEntry[];
+  material?: PromptEntry[];
   /** Each note's thread (`noteThreads`), to say which cards address it and whether it reads as answered. */
   threads?: Map<string, Thread>;
   /** The viewer link that opens on a note's card, file or line (when a server is running). */
@@ -118,9 +121,10 @@ function noteMarkdown(level: string, key: string, note: Note, context: NotesCont
 const quoted = (text: string) => text.split('\n').map((line) => (line === '' ? '>' : `> ${line}`));
 
 /** Where a line note's quoted lines are in this round's diff, when they are not where the key says. */
-function linePlace(target: LineTarget, note: Note, material: MaterialEntry[]): string[] {
+function linePlace(target: LineTarget, note: Note, material: PromptEntry[]): string[] {
   const entry = material.find((e) => e.ref === target.ref);
   if (!entry) return [`- outdated: \`${target.ref}\` is not among this round's changed files`];
+  if (entry.diff === undefined) return [];
   const place = placeLineNote(diffLines(entry.diff ?? ''), target.side, target.line, note.quote, target.to);
   const what = target.to > target.line ? 'the quoted lines are' : 'the quoted line is';
   if (place.state === 'outdated') return [`- outdated: ${what} no longer in the diff`];

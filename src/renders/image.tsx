@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { MaterialEntry } from '../../schemas/material';
+import type { Entry } from '../model/entry';
 import type { ImagePayload } from '../../schemas/renders/image';
 import type { RenderProps } from './registry';
 import { ImageCompare } from './image/ImageCompare';
@@ -8,7 +8,7 @@ import { ImageCompare } from './image/ImageCompare';
 const IMAGE = /\.(png|apng|jpe?g|gif|webp|avif|bmp|ico)$/i;
 
 /** Whether the image render draws this file: a binary image; any other file keeps its diff beside the drawing. */
-export function isDrawnImage(entry: MaterialEntry): boolean {
+export function isDrawnImage(entry: Entry): boolean {
   return entry.binary && IMAGE.test(entry.ref);
 }
 

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import type { Card, RenderKind } from '../../schemas/cards';
 import { readPayload } from '../../schemas/checks';
-import type { MaterialEntry } from '../../schemas/material';
+import type { Entry } from '../model/entry';
 import type { Api } from '../api/client';
 import { GraphDraw } from './graph';
 import { ImageDraw, isDrawnImage } from './image';
@@ -12,7 +12,7 @@ import { TableDraw } from './table';
 /** What every drawing gets: the card, the material entries it names, and the API for bytes. */
 export interface RenderProps<T> {
   card: Card;
-  entries: MaterialEntry[];
+  entries: Entry[];
   api: Api;
   /** The card's payload, validated by the render's schema. */
   data: T;
@@ -22,7 +22,7 @@ export interface RenderProps<T> {
 interface Render {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each render has its own payload type
   Draw: ComponentType<RenderProps<any>>;
-  draws?: (entry: MaterialEntry) => boolean;
+  draws?: (entry: Entry) => boolean;
 }
 
 /**
@@ -42,7 +42,7 @@ const RENDERS: Partial<Record<RenderKind, Render>> = {
 export function renderFor(
   card: Card,
 ):
-  | { Draw: ComponentType<RenderProps<unknown>>; data: unknown; draws?: (entry: MaterialEntry) => boolean }
+  | { Draw: ComponentType<RenderProps<unknown>>; data: unknown; draws?: (entry: Entry) => boolean }
   | { absent: string }
   | null {
   const kind = card.render ?? 'code';

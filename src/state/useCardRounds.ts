@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { CardRounds } from '../../schemas/api';
 import type { Cards } from '../../schemas/cards';
-import type { Material } from '../../schemas/material';
+import type { RoundIndex } from '../../schemas/api';
 import type { Api } from '../api/client';
 
 /** Where each card comes from, when the server can tell: the round it first appeared in. */
@@ -17,7 +17,7 @@ export interface CardOrigins {
  * changes. Null while it is asked, and whenever nothing can be told apart (the first round,
  * no earlier cards kept, a failure): cards then show as they always did.
  */
-export function useCardRounds(api: Api, material: Material, cards: Cards | null): CardOrigins | null {
+export function useCardRounds(api: Api, material: RoundIndex, cards: Cards | null): CardOrigins | null {
   const [answer, setAnswer] = useState<{ for: [string, Cards | null]; rounds: CardRounds | null } | null>(null);
   const fresh = answer?.for[0] === material.generated && answer.for[1] === cards;
   useEffect(() => {

@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { CardsState, Freshness, MaterialState, NotesState, ReviewFile } from '../../schemas/api';
+import type { CardsState, Freshness, NotesState, ReviewFile, RoundState } from '../../schemas/api';
 import type { Cards } from '../../schemas/cards';
 import { ApiFailure, type Api } from '../api/client';
 
 /** Everything the viewer shows, as the server answered it, plus what the viewer keeps. */
 export interface Review {
-  material: MaterialState | null;
+  /** material.json as the round's index (its diffs come per file, see DiffStore). */
+  material: RoundState | null;
   cards: CardsState | null;
   /** The last cards that parsed, kept on screen while cards.json is mid-write or broken. */
   lastGoodCards: { data: Cards; invalid: Extract<CardsState, { state: 'ok' }>['invalid'] } | null;
@@ -42,7 +43,7 @@ export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => n
   const refetch = useCallback(
     (file: ReviewFile) => {
       const mine = ++generation.current[file];
-      const load = file === 'material' ? api.material() : file === 'cards' ? api.cards() : api.notes();
+      const load = file === 'material' ? api.round() : file === 'cards' ? api.cards() : api.notes();
       load.then(
         (state) => {
           if (mine !== generation.current[file]) return; // a newer answer is on its way
@@ -60,7 +61,7 @@ export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => n
             if (file === 'notes')
               return { ...r, notes: state as NotesState, notesSeq: mine, connection: null, keyRefused: false };
             if (file === 'material')
-              return { ...r, material: state as MaterialState, connection: null, keyRefused: false };
+              return { ...r, material: state as RoundState, connection: null, keyRefused: false };
             return r;
           });
         },

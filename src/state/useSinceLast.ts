@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { SinceLast } from '../../schemas/api';
-import type { Material } from '../../schemas/material';
+import type { RoundIndex } from '../../schemas/api';
 import type { Api } from '../api/client';
 
 /** The since-last answer, or where asking for it stands. */
@@ -11,7 +11,7 @@ export type SinceLastView = SinceLast | { state: 'loading' } | { state: 'failed'
  * (`wanted`: Raw mode is open), and again whenever a new round is captured. The server
  * runs a git diff for it, so a page that only reads cards never asks.
  */
-export function useSinceLast(api: Api, material: Material, wanted: boolean): SinceLastView {
+export function useSinceLast(api: Api, material: RoundIndex, wanted: boolean): SinceLastView {
   const round = `${material.source.round}:${material.source.tree}:${material.generated}`;
   const [answer, setAnswer] = useState<{ round: string; view: SinceLastView } | null>(null);
   const answered = answer?.round === round;

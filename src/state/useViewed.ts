@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import type { MaterialEntry } from '../../schemas/material';
+import type { Entry } from '../model/entry';
 import { useStored } from './storage';
 
 /**
@@ -8,9 +8,9 @@ import { useStored } from './storage';
  */
 export function useViewed() {
   const [viewed, setViewed] = useStored<Record<string, string>>('viewed', {});
-  const isViewed = useCallback((entry: MaterialEntry) => viewed[entry.ref] === entry.hash, [viewed]);
+  const isViewed = useCallback((entry: Entry) => viewed[entry.ref] === entry.hash, [viewed]);
   const setEntryViewed = useCallback(
-    (entry: MaterialEntry, on: boolean) =>
+    (entry: Entry, on: boolean) =>
       setViewed((old) => {
         const { [entry.ref]: _old, ...rest } = old;
         return on ? { ...rest, [entry.ref]: entry.hash } : rest;

@@ -83,8 +83,11 @@ async function settled(page: Page, kind: keyof typeof BY_RENDER): Promise<void> 
   if (kind === 'graph') await section.locator('.inv-graph[data-phase="drawn"]').waitFor({ timeout: 30_000 });
   if (kind === 'image') await eventually(() => section.locator('figure.inv-frame').count()).toBe(2);
   // The card's first diff is drawn once near the screen: bring it there (a drawing can be taller than the window).
-  await page.locator('main section.inv-file').first().scrollIntoViewIfNeeded();
-  await eventually(() => page.locator('main .d2h-code-line-ctn.hljs').count(), 20_000).toBeGreaterThan(0);
+  // Asked again until drawn: the section is replaced by the drawn file once its diff arrives.
+  await eventually(async () => {
+    await page.evaluate(() => document.querySelector('main section.inv-file')?.scrollIntoView({ block: 'nearest' }));
+    return page.locator('main .d2h-code-line-ctn.hljs').count();
+  }, 20_000).toBeGreaterThan(0);
 }
 
 describe.each(['light', 'dark'] as const)('axe-core, %s theme', (colorScheme) => {

@@ -285,11 +285,13 @@ describe('reading by cards', () => {
   });
 });
 
-/** The material's diff of `src/auth/session.ts`, read from the page's own server answer. */
+/** The material's diff of `src/auth/session.ts`, read from the page's own server (`/api/round`, then `/api/diffs`). */
 async function materialDiff(page: Page): Promise<string> {
   return page.evaluate(async () => {
     const token = sessionStorage.getItem('involut:token') ?? '';
-    const answer = await (await fetch('/api/material', { headers: { 'X-Involut-Token': token } })).json();
-    return answer.data.material.find((e: { ref: string }) => e.ref === 'src/auth/session.ts').diff as string;
+    const get = async (url: string) => (await fetch(url, { headers: { 'X-Involut-Token': token } })).json();
+    const round = await get('/api/round');
+    const at = round.data.material.findIndex((e: { ref: string }) => e.ref === 'src/auth/session.ts');
+    return (await get(`/api/diffs?v=${round.version}&at=${at}`)).diffs[0] as string;
   });
 }

@@ -81,6 +81,8 @@ export interface OpenOptions {
   cards?: 'fixture' | 'none' | { text: string };
   /** Run before the server starts, after `rounds` and the cards. */
   prepare?: (repo: FixtureRepo) => void;
+  /** Run with the page before it opens the viewer (to follow its requests from the first). */
+  onPage?: (page: Page) => void;
 }
 
 const made: string[] = [];
@@ -254,6 +256,7 @@ export function e2e(): { open: (fixture: string, options?: OpenOptions) => Promi
       },
     };
     scenarios.push({ scenario, server });
+    options.onPage?.(page);
     await page.goto(server.url);
     await ready();
     return scenario;

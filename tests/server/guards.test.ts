@@ -76,7 +76,7 @@ describe('requests the router refuses', () => {
     const server = await serve();
     const host = new URL(server.base).host;
     const headers = [`Host: ${host}`, `X-Involut-Token: ${server.token}`, 'Connection: close'];
-    const other = await raw(server, ['GET http://evil.example/api/material HTTP/1.1', ...headers]);
+    const other = await raw(server, ['GET http://evil.example/api/round HTTP/1.1', ...headers]);
     expect(other.status).toBe(403);
     expect(other.body).toContain('forbidden-host');
     expect(other.headers['content-security-policy']).toContain("default-src 'none'");
@@ -91,7 +91,7 @@ describe('--host with a loopback address', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.2:\d+\/#token=/);
     const page = await fetch(server.base);
     expect(page.status).toBe(200);
-    const api = await fetch(`${server.base}/api/material`, { headers: { 'x-involut-token': server.token } });
+    const api = await fetch(`${server.base}/api/round`, { headers: { 'x-involut-token': server.token } });
     expect(api.status).toBe(200);
   });
 });

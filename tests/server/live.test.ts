@@ -16,7 +16,7 @@ import {
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CardsState, MaterialState } from '../../schemas/api';
+import { CardsState, RoundState } from '../../schemas/api';
 import { Notes } from '../../schemas/notes';
 import {
   childEnv,
@@ -62,9 +62,9 @@ describe('involut serve', () => {
     const page = await fetch(server.base);
     const firstByte = performance.now() - started;
     expect(await page.text()).toContain('<div id="root">');
-    const material = MaterialState.parse(await (await liveFetch(server, '/api/material')).json());
+    const material = RoundState.parse(await (await liveFetch(server, '/api/round')).json());
     expect(material.state).toBe('ok');
-    expect((await fetch(`${server.base}/api/material`)).status).toBe(401);
+    expect((await fetch(`${server.base}/api/round`)).status).toBe(401);
     console.log(`first byte of the viewer ${firstByte.toFixed(0)} ms after spawning the CLI`);
   });
 
@@ -104,13 +104,13 @@ describe('involut serve', () => {
   it('works before .review/ exists and picks the files up when they appear', async () => {
     const repo = makeRepo();
     const server = await serve(repo.dir);
-    expect(await (await liveFetch(server, '/api/material')).json()).toEqual({ state: 'missing' });
+    expect(await (await liveFetch(server, '/api/round')).json()).toEqual({ state: 'missing' });
     expect(await (await liveFetch(server, '/api/freshness')).json()).toMatchObject({ fresh: false, captured: null });
     const events = await subscribe(server);
     const since = performance.now();
     runRounds(repo);
     await events.next((e) => e.file === 'material', since, 3000);
-    expect(MaterialState.parse(await (await liveFetch(server, '/api/material')).json()).state).toBe('ok');
+    expect(RoundState.parse(await (await liveFetch(server, '/api/round')).json()).state).toBe('ok');
     events.close();
   });
 

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Material } from '../../schemas/material';
+import { Diffs, RoundState } from '../../schemas/api';
 import {
   injectApp,
   makeRepo,
@@ -55,14 +55,21 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-const material = async () =>
-  Material.parse((await app.inject({ method: 'GET', url: '/api/material', headers: viewerHeaders() })).json().data);
+const get = (url: string) => app.inject({ method: 'GET', url, headers: viewerHeaders() });
+
+/** The round as the viewer reads it: the index from /api/round, each entry's diff from /api/diffs. */
+const material = async () => {
+  const state = RoundState.parse((await get('/api/round')).json());
+  if (state.state !== 'ok') throw new Error(`no round: ${state.state}`);
+  const at = state.data.material.map((_, i) => i).join(',');
+  const { diffs } = Diffs.parse((await get(`/api/diffs?v=${state.version}&at=${at}`)).json());
+  return { ...state.data, material: state.data.material.map((entry, i) => ({ ...entry, diff: diffs[i] })) };
+};
 const entryOf = async (name: Buffer) => {
   const found = (await material()).material.find((e) => e.ref_base64 === name.toString('base64'));
   expect(found, `an entry for ${name.toString('base64')}`).toBeDefined();
   return found!;
 };
-const get = (url: string) => app.inject({ method: 'GET', url, headers: viewerHeaders() });
 
 describe('file names that are not UTF-8', () => {
   it('are distinct entries, each with its exact bytes and a name that shows them', async () => {

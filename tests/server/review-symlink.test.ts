@@ -80,7 +80,7 @@ describe('a .review that is a symbolic link', () => {
     const other = otherProject();
     renameSync(path.join(repo.dir, '.review'), path.join(repo.dir, 'old-review'));
     symlinkSync(other.review, path.join(repo.dir, '.review'));
-    for (const route of ['/api/notes', '/api/material', '/api/cards']) {
+    for (const route of ['/api/notes', '/api/round', '/api/cards']) {
       const response = await liveFetch(server, route);
       expect(response.status, route).toBe(403);
       const body = await response.json();

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'nod
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CardsState, Freshness, MaterialState, NotesState } from '../../schemas/api';
+import { CardsState, Freshness, RoundState, NotesState } from '../../schemas/api';
 import { Notes } from '../../schemas/notes';
 import {
   injectApp,
@@ -67,14 +67,14 @@ const put = (key: string, body: unknown, headers = putHeaders()) =>
     payload: typeof body === 'string' ? body : JSON.stringify({ seen: seenOf(key), ...(body as object) }),
   });
 
-describe('GET /api/material, /api/cards, /api/notes answer each file as a state', () => {
+describe('GET /api/round, /api/cards, /api/notes answer each file as a state', () => {
   beforeEach(() => {
     rmSync(repo.review('cards.json'), { force: true });
     rmSync(repo.review('notes.json'), { force: true });
   });
 
   it('ok: the material the emitter wrote', async () => {
-    const state = MaterialState.parse((await get('/api/material')).json());
+    const state = RoundState.parse((await get('/api/round')).json());
     expect(state.state).toBe('ok');
     if (state.state === 'ok') expect(state.data.material.map((e) => e.ref)).toContain('README.md');
   });
@@ -197,7 +197,7 @@ describe('PUT /api/notes/:key', () => {
 
 describe('GET /api/blob/<path> and GET /api/after/<ref>', () => {
   it('serves a before copy from .review/blobs/', async () => {
-    const material = MaterialState.parse((await get('/api/material')).json());
+    const material = RoundState.parse((await get('/api/round')).json());
     if (material.state !== 'ok') throw new Error('no material');
     const before = material.data.material.find((e) => e.ref === 'logo.png')!.before!;
     const response = await get(`/api/blob/${encodeURIComponent(before.replace(/^blobs\//, ''))}`);
@@ -285,7 +285,7 @@ describe('security', () => {
     ['a loopback Host at another port', { host: '127.0.0.1:80' }],
     ['no Host', { host: '' }],
   ])('refuses %s on every request, the viewer page included', async (_case, headers) => {
-    for (const url of ['/api/material', '/']) {
+    for (const url of ['/api/round', '/']) {
       const response = await get(url, viewerHeaders(headers));
       expect(response.statusCode).toBe(403);
       expect(response.json().error.code).toBe('forbidden-host');
@@ -317,7 +317,7 @@ describe('security', () => {
     ['an empty token', { 'x-involut-token': '' }],
   ])('refuses every /api request with %s', async (_case, headers) => {
     for (const url of [
-      '/api/material',
+      '/api/round',
       '/api/cards',
       '/api/notes',
       '/api/events',

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import type { MaterialEntry } from '../../../schemas/material';
+import type { Entry } from '../../model/entry';
 import type { ImageFrame } from '../../../schemas/renders/image';
 import type { Api } from '../../api/client';
 import { formatBytes } from '../../diff/FileDiff';
@@ -25,7 +25,7 @@ export function ImageCompare({
   frames,
   inFile = false,
 }: {
-  entry: MaterialEntry;
+  entry: Entry;
   api: Api;
   frames: ImageFrame[] | undefined;
   /** Drawn under its file's own header (Raw): the file's name and status are not repeated. Default false. */
@@ -100,7 +100,7 @@ export function ImageCompare({
   );
 }
 
-function missingSide(entry: MaterialEntry): Missing {
+function missingSide(entry: Entry): Missing {
   if (entry.status === 'added') return { side: 'before', why: 'added in this round' };
   if (entry.status === 'deleted') return { side: 'after', why: 'deleted in this round' };
   if (!entry.before) return { side: 'before', why: 'captured without a before copy' };

@@ -1,0 +1,137 @@
+import type { BigIntStats } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { RoundEntry, RoundState } from '../schemas/api';
+import type { MaterialEntry } from '../schemas/material';
+import { countLines } from '../src/model/diff-lines';
+
+/** Diffs shorter than this (in characters) are kept in memory; longer ones are read from the file when asked for. */
+const KEEP_CHARS = 1024;
+
+/** Where one entry's diff is: in memory (short ones, null), or a byte range of material.json holding its JSON string. */
+type DiffPlace = string | null | { start: number; end: number };
+
+/** material.json changed since the index was made: what was asked for belongs to a round no longer there. */
+export class RoundChanged extends Error {
+  constructor() {
+    super('material.json changed while it was being read; read the round again.');
+  }
+}
+
+/**
+ * The round as the server keeps it between two changes of material.json: every entry
+ * without its diff, and where each diff lies. Long diffs stay in the file and are read
+ * back by byte range from the same file version (its signature is checked around every
+ * read), so the server holds the round's list and not its text, and an answer is never
+ * a mix of two versions of the file.
+ */
+export class MaterialIndex {
+  readonly byRef: Map<string, RoundEntry>;
+
+  constructor(
+    readonly state: Extract<RoundState, { state: 'ok' }>,
+    private readonly places: DiffPlace[],
+    private readonly file: string,
+    /** The file's signature when it was read; null when it changed during the read (nothing can be read back). */
+    private readonly signature: string | null,
+  ) {
+    this.byRef = new Map(state.data.material.map((entry) => [entry.ref, entry]));
+  }
+
+  get size(): number {
+    return this.places.length;
+  }
+
+  /** The diffs of the entries at these positions, in that order; throws RoundChanged when the file is another version now. */
+  async diffs(at: readonly number[]): Promise<Array<string | null>> {
+    if (at.every((i) => !isRange(this.places[i]))) return at.map((i) => this.places[i] as string | null);
+    return this.withFile(async (read) => {
+      const out: Array<string | null> = [];
+      for (const i of at) {
+        const place = this.places[i];
+        out.push(isRange(place) ? await read(place) : (place ?? null));
+      }
+      return out;
+    });
+  }
+
+  /** Every diff, read in one pass over the file, for a search across the round. */
+  async allDiffs(): Promise<Array<string | null>> {
+    return this.diffs(this.places.map((_, i) => i));
+  }
+
+  private async withFile<T>(use: (read: (range: { start: number; end: number }) => Promise<string>) => Promise<T>) {
+    if (this.signature === null) throw new RoundChanged();
+    const handle = await open(this.file, 'r').catch(() => null);
+    if (!handle) throw new RoundChanged();
+    try {
+      const now = async () => statSignature(await handle.stat({ bigint: true }));
+      if ((await now()) !== this.signature) throw new RoundChanged();
+      const result = await use(async ({ start, end }) => {
+        const bytes = Buffer.alloc(end - start);
+        const { bytesRead } = await handle.read(bytes, 0, bytes.length, start);
+        const text = bytesRead === bytes.length ? parseString(bytes) : null;
+        if (text === null) throw new RoundChanged();
+        return text;
+      });
+      // Written in place while it was read: what was read may be half of each version.
+      if ((await now()) !== this.signature) throw new RoundChanged();
+      return result;
+    } finally {
+      await handle.close();
+    }
+  }
+}
+
+/** Identity and version of a file: inode, size and nanosecond times. */
+export function statSignature(info: BigIntStats): string {
+  return `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+
+/**
+ * Splits validated material into its index and the places of its diffs. A long diff is
+ * found in the file's bytes as the JSON string that encodes it, searched from where the
+ * previous entry's diff ended (entries come in order); one written in another spelling
+ * than JSON.stringify's (escaped where it need not be) is simply kept in memory.
+ */
+export function splitMaterial(entries: MaterialEntry[], bytes: Buffer): { entries: RoundEntry[]; places: DiffPlace[] } {
+  const out: RoundEntry[] = [];
+  const places: DiffPlace[] = [];
+  let cursor = 0;
+  for (const entry of entries) {
+    const { diff, diff_base64: _bytes, ...rest } = entry;
+    out.push({ ...rest, lines: diff === null ? null : countLines(diff), chars: diff?.length ?? 0 });
+    if (diff === null || diff.length < KEEP_CHARS) {
+      places.push(diff);
+      continue;
+    }
+    const needle = Buffer.from(JSON.stringify(diff));
+    const start = bytes.indexOf(needle, cursor);
+    if (start === -1 || !isValueStart(bytes, start)) {
+      places.push(diff);
+      continue;
+    }
+    cursor = start + needle.length;
+    places.push({ start, end: cursor });
+  }
+  return { entries: out, places };
+}
+
+/** The string starts a JSON value (a colon before it, spaces aside), not the inside of another string. */
+function isValueStart(bytes: Buffer, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i--;
+  return i >= 0 && bytes[i] === 0x3a;
+}
+
+function parseString(bytes: Buffer): string | null {
+  try {
+    const value: unknown = JSON.parse(bytes.toString('utf8'));
+    return typeof value === 'string' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function isRange(place: DiffPlace | undefined): place is { start: number; end: number } {
+  return typeof place === 'object' && place !== null;
+}
