@@ -88,39 +88,77 @@ export function statSignature(info: BigIntStats): string {
 }
 
 /**
- * Splits validated material into its index and the places of its diffs. A long diff is
- * found in the file's bytes as the JSON string that encodes it, searched from where the
- * previous entry's diff ended (entries come in order); one written in another spelling
- * than JSON.stringify's (escaped where it need not be) is simply kept in memory.
+ * Splits validated material into its index and the places of its diffs. Each diff is found
+ * in the file's bytes in order, from where the previous one ended (see findDiff); a diff
+ * not found there (a file written with other escapes than JSON.stringify's) is kept in
+ * memory, and after a few such the rest are too, without searching.
  */
 export function splitMaterial(entries: MaterialEntry[], bytes: Buffer): { entries: RoundEntry[]; places: DiffPlace[] } {
   const out: RoundEntry[] = [];
   const places: DiffPlace[] = [];
   let cursor = 0;
+  let misses = 0;
   for (const entry of entries) {
     const { diff, diff_base64: _bytes, ...rest } = entry;
     out.push({ ...rest, lines: diff === null ? null : countLines(diff), chars: diff?.length ?? 0 });
-    if (diff === null || diff.length < KEEP_CHARS) {
-      places.push(diff);
-      continue;
-    }
-    const needle = Buffer.from(JSON.stringify(diff));
-    const start = bytes.indexOf(needle, cursor);
-    if (start === -1 || !isValueStart(bytes, start)) {
-      places.push(diff);
-      continue;
-    }
-    cursor = start + needle.length;
-    places.push({ start, end: cursor });
+    const found = diff === null || misses >= MAX_MISSES ? null : findDiff(bytes, diff, cursor);
+    if (found) cursor = found.end;
+    else if (diff !== null) misses++;
+    places.push(found && diff!.length >= KEEP_CHARS ? found : diff);
   }
   return { entries: out, places };
 }
 
-/** The string starts a JSON value (a colon before it, spaces aside), not the inside of another string. */
-function isValueStart(bytes: Buffer, at: number): boolean {
-  let i = at - 1;
+/** Diffs not found where they should be before the others are no longer searched for. */
+const MAX_MISSES = 8;
+/** How far past the previous diff the next one may start: the rest of an entry is small. */
+const SEARCH_BYTES = 1024 * 1024;
+/** Characters of a diff's start it is searched by. */
+const HEAD_CHARS = 256;
+
+/**
+ * Where a diff's JSON string lies in the file: its first characters as JSON.stringify
+ * spells them, right after a `"diff":` key, within SEARCH_BYTES of `from`; it ends at the
+ * first quote not escaped. The file was just parsed whole, so that quote ends the string.
+ */
+function findDiff(bytes: Buffer, diff: string, from: number): { start: number; end: number } | null {
+  let chars = Math.min(diff.length, HEAD_CHARS);
+  // A cut between the halves of a surrogate pair would be spelled as an escape, not as the file spells it.
+  if (chars < diff.length && /[\uD800-\uDBFF]/.test(diff[chars - 1]!)) chars--;
+  const head = JSON.stringify(diff.slice(0, chars));
+  const needle = Buffer.from(chars < diff.length ? head.slice(0, -1) : head);
+  const window = bytes.subarray(0, Math.min(bytes.length, from + SEARCH_BYTES));
+  for (let at = window.indexOf(needle, from); at !== -1; at = window.indexOf(needle, at + 1)) {
+    if (!afterDiffKey(bytes, at)) continue;
+    const end = stringEnd(bytes, at);
+    return end === -1 ? null : { start: at, end };
+  }
+  return null;
+}
+
+const DIFF_KEY = Buffer.from('"diff"');
+
+/** The string at `at` is the value of a `"diff"` key (spaces around the colon aside), not the inside of another string. */
+function afterDiffKey(bytes: Buffer, at: number): boolean {
+  let i = skipSpaceBack(bytes, at - 1);
+  if (i < 0 || bytes[i] !== 0x3a) return false;
+  i = skipSpaceBack(bytes, i - 1);
+  return i >= DIFF_KEY.length - 1 && bytes.subarray(i - DIFF_KEY.length + 1, i + 1).equals(DIFF_KEY);
+}
+
+function skipSpaceBack(bytes: Buffer, i: number): number {
   while (i >= 0 && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09)) i--;
-  return i >= 0 && bytes[i] === 0x3a;
+  return i;
+}
+
+/** The end (past its closing quote) of the JSON string starting at `at`: the first quote after an even run of backslashes. */
+function stringEnd(bytes: Buffer, at: number): number {
+  for (let q = bytes.indexOf(0x22, at + 1); q !== -1; q = bytes.indexOf(0x22, q + 1)) {
+    let slashes = 0;
+    while (bytes[q - 1 - slashes] === 0x5c) slashes++;
+    if (slashes % 2 === 0) return q + 1;
+  }
+  return -1;
 }
 
 function parseString(bytes: Buffer): string | null {

@@ -1,0 +1,81 @@
+/**
+ * The server keeps material.json as its index and where each diff lies in the file: every
+ * diff read back must be the one material.json holds, however the file spells it.
+ */
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Material, type MaterialEntry } from '../../schemas/material';
+import { MaterialIndex, splitMaterial, statSignature } from '../../server/material-index';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'involut-index-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const long = (tag: string) =>
+  `@@ -1,200 +1,200 @@\n${Array.from({ length: 200 }, (_, i) => `+${tag} line ${i}: "quoted" \\ back\\slash\t✓ 😀\n`).join('')}`;
+
+/** Writes the material as `spell` spells it and reads every diff back through the index. */
+function readBack(entries: MaterialEntry[], spell: (value: unknown) => string) {
+  const file = path.join(dir, `material-${Math.random().toString(36).slice(2)}.json`);
+  const material = Material.parse({
+    contract: 1,
+    source: { kind: 'git', id: 'x', root: dir, request: null },
+    generated: '2026-12-01T12:00:00.000+00:00',
+    material: entries,
+  });
+  writeFileSync(file, spell(material));
+  const bytes = Buffer.from(spell(material));
+  const { entries: index, places } = splitMaterial(material.material, bytes);
+  const state = { state: 'ok' as const, version: 'v', data: { ...material, material: index } };
+  const reader = new MaterialIndex(state, places, file, statSignature(statSync(file, { bigint: true })));
+  const ranges = places.filter((p) => typeof p === 'object' && p !== null).length;
+  return { index, ranges, diffs: () => reader.allDiffs() };
+}
+
+const entry = (ref: string, diff: string | null, extra: object = {}): MaterialEntry =>
+  ({ ref, status: 'modified', binary: diff === null, diff, hash: `h-${ref}`, ...extra }) as MaterialEntry;
+
+describe('the material index', () => {
+  const entries = [
+    entry('a.ts', long('a')),
+    entry('b.png', null),
+    entry('c.ts', '@@ -1 +1 @@\n-x\n+y\n'),
+    // A diff whose text holds what the next one starts with, as a key and value.
+    entry('d.ts', `${long('d')}+ "diff": ${JSON.stringify(long('e').slice(0, 300))}\n`),
+    entry('e.ts', long('e')),
+    entry('f.ts', ''),
+    // The 256th character is the first half of an emoji: the head it is searched by must not cut it.
+    entry('g.ts', `${'x'.repeat(255)}😀${long('g')}`),
+  ];
+
+  it.each([
+    ['JSON.stringify, indented', (v: unknown) => JSON.stringify(v, null, 2)],
+    ['JSON.stringify, on one line', (v: unknown) => JSON.stringify(v)],
+  ])('reads every diff back from the file as %s spells it', async (_case, spell) => {
+    const { index, ranges, diffs } = readBack(entries, spell);
+    expect(await diffs()).toEqual(entries.map((e) => e.diff));
+    expect(ranges, 'the long diffs stay in the file').toBe(4);
+    expect(index.map((e) => [e.lines, e.chars])).toEqual(
+      entries.map((e) => [e.diff === null ? null : e.diff.split('\n').length - 1, e.diff?.length ?? 0]),
+    );
+  });
+
+  it('keeps in memory the diffs of a file written with other escapes (every character past ASCII as \\u)', async () => {
+    const ascii = (v: unknown) =>
+      JSON.stringify(v, null, 1).replace(
+        /[\u0080-\uffff]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      );
+    const { ranges, diffs } = readBack(entries, ascii);
+    expect(await diffs()).toEqual(entries.map((e) => e.diff));
+    expect(ranges).toBeLessThan(4);
+  });
+
+  it('finds each diff in order when the keys come in another order', async () => {
+    const reordered = entries.map(({ diff, ...rest }) => ({ diff, ...rest }) as MaterialEntry);
+    const { ranges, diffs } = readBack(reordered, (v) => JSON.stringify(v, null, 2));
+    expect(await diffs()).toEqual(entries.map((e) => e.diff));
+    expect(ranges).toBe(4);
+  });
+});
