@@ -70,8 +70,7 @@ export function floorFiles(entry: FloorEntry, repoDir: string, webRoot: string):
   if (css) files['viewer.css'] = readFileSync(path.join(webRoot, css));
   let body: string;
   if (entry.diff !== null && !entry.binary) {
-    const extension = /\.[A-Za-z0-9]+$/.exec(entry.ref)?.[0] ?? '.txt';
-    body = html(parse(`--- a/file${extension}\n+++ b/file${extension}\n${entry.diff}`), DRAW);
+    body = html(parse(`--- a/${entry.ref}\n+++ b/${entry.ref}\n${entry.diff}`), DRAW);
   } else if (entry.binary && /\.(png)$/i.test(entry.ref)) {
     const sides: string[] = [];
     if (entry.before && existsSync(path.join(repoDir, '.review', entry.before))) {

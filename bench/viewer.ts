@@ -1,6 +1,6 @@
 /**
  * The viewer part of `npm run bench` (alone: `BENCH_ONLY=viewer npm run bench`): the built
- * viewer, served by the built CLI (`involut serve`) over the bench repository's round, driven
+ * viewer, served by the built CLI (`involut serve`) over a synthetic round, driven
  * in Debian's headless Chromium through playwright-core. DESIGN.md's targets:
  *
  * (a) navigation to the first card or file readable: under 1 s. From the navigation's start
@@ -25,7 +25,9 @@
  *     largest renderer this process started) read from /proc every 100 ms, its resident set
  *     and the private part of it, and both again after a forced garbage collection at the
  *     end (what is still held, as against garbage not yet collected).
+ * (e) search for a word only in the last file, and (f) a file's whole-file context, timed.
  *
+ * Beside them, the targets of a round that need not wait for all of itself:
  * (g) the floor: the same first file on a static page (bench/viewer-floor.ts), measured the
  *     same way just before each Raw run; the viewer's first Raw file readable as a ratio to it.
  * (h) the load: from the navigation to the first file readable and then 1 s without a long
@@ -35,6 +37,8 @@
  * (i) the server (bench/viewer-server.ts): spawn to the first byte of `GET /` against a bare
  *     Node server started the same way, alternately; its peak resident set (VmHWM) over the
  *     whole case; and whether the largest `/api/` answer comes compressed when asked.
+ * (j) the live update: with cards, cards.json rewritten (tmp + rename) with the first card's
+ *     title changed, to the first frame where the card under its new title is on screen.
  *
  * Two cases (BENCH_VIEWER_CASE picks one): `bench`, the bench round (2,021 files), with every
  * phase; `10k`, the same round with 10,000 text files (10,021 files), with the load and the
@@ -97,6 +101,8 @@ export const VIEWER_CASES: ViewerCase[] = [
 export interface ViewerRun {
   load: string;
   cardsFirstMs: number;
+  /** (j) cards.json rewritten to the renamed card on screen. */
+  liveUpdateMs: number;
   rawFirstMs: number;
   /** The static page with the same first file, measured just before this run. */
   floorFirstMs: number;
@@ -433,7 +439,9 @@ async function firstReadable(
   browser: Browser,
   url: string,
   test = ROWS_ON_SCREEN,
-): Promise<{ ms: number; heap: number; nodes: number; rssMiB: number; anonMiB: number }> {
+  /** A further phase on the loaded page (the live update), its figure returned as `then`. */
+  then?: (page: Page) => Promise<number>,
+): Promise<{ ms: number; heap: number; nodes: number; rssMiB: number; anonMiB: number; then: number }> {
   const { page, close } = await newPage(browser);
   const rss = rendererSampler();
   try {
@@ -443,11 +451,35 @@ async function firstReadable(
     if (ms < 0) throw new Error(`${new URL(url).pathname}: nothing readable within 60 s`);
     await page.waitForTimeout(1000);
     await probe.sample();
-    return { ms, heap: probe.heapPeak, nodes: probe.nodesPeak, ...rss.stop() };
+    const after = then ? await then(page) : -1;
+    return { ms, heap: probe.heapPeak, nodes: probe.nodesPeak, ...rss.stop(), then: after };
   } finally {
     rss.stop();
     await close();
   }
+}
+
+/**
+ * (j) the live update: cards.json rewritten as the agent writes it (a temporary file, then a
+ * rename) with the first card's title changed, to the first frame where the card under that
+ * title is on screen. Both ends are read on the machine's wall clock (the page's
+ * `timeOrigin + now()`, and this process's), so the two clocks are the same clock.
+ */
+async function liveUpdate(page: Page, cardsFile: string, cards: unknown, title: string): Promise<number> {
+  const selector = JSON.stringify(`main article.inv-card[aria-label=${JSON.stringify(`Card ${title}`)}]`);
+  const test = `() => { ${VISIBLE} const card = document.querySelector(${selector}); return !!card && visible(card); }`;
+  // Started, not awaited: the frames are watched from before the write.
+  await page.evaluate(
+    `(() => { globalThis.__live = ${WAIT_FRAME}({ test: ${JSON.stringify(test)}, timeout: 10000 }).then((t) => (t < 0 ? -1 : performance.timeOrigin + t)); })()`,
+  );
+  const next = structuredClone(cards) as { cards: Array<{ title: string }> };
+  next.cards[0]!.title = title;
+  const tmp = `${cardsFile}.bench-tmp`;
+  writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`);
+  renameSync(tmp, cardsFile);
+  const written = performance.timeOrigin + performance.now();
+  const seen = (await page.evaluate('globalThis.__live')) as number;
+  return seen < 0 ? -1 : seen - written;
 }
 
 /**
@@ -577,7 +609,7 @@ async function rawRun(
   browser: Browser,
   url: string,
   options: { refs: string[]; query: string | null; full: boolean; serverPid: number },
-): Promise<Omit<ViewerRun, 'load' | 'cardsFirstMs' | 'floorFirstMs'>> {
+): Promise<Omit<ViewerRun, 'load' | 'cardsFirstMs' | 'liveUpdateMs' | 'floorFirstMs'>> {
   const { page, close } = await newPage(browser);
   const rss = rendererSampler();
   try {
@@ -754,7 +786,8 @@ async function benchCase(viewerCase: ViewerCase, repo: SynthRepo, runs: number, 
   const material = JSON.parse(readFileSync(materialFile, 'utf8')) as { material: Entry[] };
   const cardsFile = path.join(repo.dir, '.review', 'cards.json');
   const aside = path.join(repo.dir, '.review', 'cards.json.bench-aside');
-  if (viewerCase.full) writeFileSync(cardsFile, `${JSON.stringify(benchCards(material), null, 2)}\n`);
+  const cards = benchCards(material);
+  if (viewerCase.full) writeFileSync(cardsFile, `${JSON.stringify(cards, null, 2)}\n`);
   // The tree's order (folders first, then files, by name): its first file opens Raw, its last is the jump's.
   const refs = treeOrderOf(material.material.map((e) => e.ref));
   const query = viewerCase.full ? onlyInLast(material, refs[refs.length - 1]!) : null;
@@ -796,8 +829,11 @@ async function benchCase(viewerCase: ViewerCase, repo: SynthRepo, runs: number, 
     const cardsRuns: Array<Awaited<ReturnType<typeof firstReadable>>> = [];
     if (viewerCase.full) {
       for (let i = 0; i < runs; i++) {
-        cardsRuns.push(await firstReadable(browser, server.url));
-        log(`${name} cards run ${i + 1}/${runs}: first card readable ${fmt(cardsRuns[i]!.ms)}   load ${loadavg()}`);
+        const live = (page: Page) => liveUpdate(page, cardsFile, cards, `Live update ${i + 1}`);
+        cardsRuns.push(await firstReadable(browser, server.url, ROWS_ON_SCREEN, live));
+        log(
+          `${name} cards run ${i + 1}/${runs}: first card readable ${fmt(cardsRuns[i]!.ms)}, live update ${fmt(cardsRuns[i]!.then)}   load ${loadavg()}`,
+        );
       }
       // Without cards.json the viewer opens in Raw.
       renameSync(cardsFile, aside);
@@ -806,16 +842,17 @@ async function benchCase(viewerCase: ViewerCase, repo: SynthRepo, runs: number, 
     for (let i = 0; i < runs; i++) {
       const floorRun = await firstReadable(browser, floor.url, FIRST_FILE_DRAWN);
       const raw = await rawRun(browser, server.url, { refs, query, full: viewerCase.full, serverPid: server.pid });
-      const cards = cardsRuns[i];
+      const cardsRun = cardsRuns[i];
       const run: ViewerRun = {
         load: loadavg(),
-        cardsFirstMs: cards?.ms ?? -1,
+        cardsFirstMs: cardsRun?.ms ?? -1,
+        liveUpdateMs: cardsRun?.then ?? -1,
         floorFirstMs: floorRun.ms,
         ...raw,
-        heapPeakMiB: Math.max(raw.heapPeakMiB, (cards?.heap ?? 0) / 1024 / 1024),
-        nodesPeak: Math.max(raw.nodesPeak, cards?.nodes ?? 0),
-        rendererRssPeakMiB: Math.max(raw.rendererRssPeakMiB, cards?.rssMiB ?? 0),
-        rendererAnonPeakMiB: Math.max(raw.rendererAnonPeakMiB, cards?.anonMiB ?? 0),
+        heapPeakMiB: Math.max(raw.heapPeakMiB, (cardsRun?.heap ?? 0) / 1024 / 1024),
+        nodesPeak: Math.max(raw.nodesPeak, cardsRun?.nodes ?? 0),
+        rendererRssPeakMiB: Math.max(raw.rendererRssPeakMiB, cardsRun?.rssMiB ?? 0),
+        rendererAnonPeakMiB: Math.max(raw.rendererAnonPeakMiB, cardsRun?.anonMiB ?? 0),
       };
       results.push(run);
       log(
