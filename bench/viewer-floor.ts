@@ -12,7 +12,7 @@ import { html, parse } from 'diff2html';
 import { ColorSchemeType } from 'diff2html/lib-esm/types';
 import { spawnServer, type Served } from './viewer-server';
 
-/** A bare static server (CommonJS: it runs as `node bare.js` from a folder with no package.json). */
+/** A bare static server, CommonJS (its folder's package.json says so, whatever the folders above say). */
 const BARE_JS = `const http = require('node:http');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -35,6 +35,7 @@ http
 export function bareFolder(files: Record<string, string | Buffer>): string {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'involut-bench-static-'));
   writeFileSync(path.join(folder, 'bare.js'), BARE_JS);
+  writeFileSync(path.join(folder, 'package.json'), '{ "type": "commonjs" }\n');
   for (const [name, data] of Object.entries(files)) writeFileSync(path.join(folder, name), data);
   return folder;
 }

@@ -767,8 +767,6 @@ export async function benchViewer(
   };
 }
 
-type Entry = FloorEntry & { diff: string | null };
-
 /** Captures the case's round (and, for a full case, writes cards.json), serves it, and measures it. */
 async function benchCase(viewerCase: ViewerCase, repo: SynthRepo, runs: number, webRoot: string): Promise<CaseResult> {
   const name = `viewer ${viewerCase.name}`;
@@ -783,7 +781,7 @@ async function benchCase(viewerCase: ViewerCase, repo: SynthRepo, runs: number, 
   });
   const materialFile = path.join(repo.dir, '.review', 'material.json');
   const materialBytes = readFileSync(materialFile).length;
-  const material = JSON.parse(readFileSync(materialFile, 'utf8')) as { material: Entry[] };
+  const material = JSON.parse(readFileSync(materialFile, 'utf8')) as { material: FloorEntry[] };
   const cardsFile = path.join(repo.dir, '.review', 'cards.json');
   const aside = path.join(repo.dir, '.review', 'cards.json.bench-aside');
   const cards = benchCards(material);
