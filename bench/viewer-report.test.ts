@@ -9,7 +9,7 @@ import { verdictsOf } from './viewer-report';
 
 const ZERO: Figures = Object.fromEntries(
   (
-    'cardsFirstMs liveUpdateMs rawFirstMs floorFirstMs loadEndMs loadLongestTaskMs heapAfterLoadMiB nodesAfterLoad ' +
+    'cardsFirstMs liveUpdateMs rawFirstMs floorFirstMs loadEndMs loadLongestTaskMs heapAfterLoadMiB nodesAfterLoad elementsAfterLoad ' +
     'apiAnswers apiBytes apiWireBytes apiCompressed largestApiBytes largestApiEndMs serverRssAfterLoadMiB jumpLastMs ' +
     'unfoldReadableMs longestTaskMs longestFrameMs longTasks heapPeakMiB nodesPeak rendererRssPeakMiB rendererAnonPeakMiB ' +
     'heapAfterGcMiB nodesAfterGc rendererRssAfterGcMiB scrollStops scrollMs searchCountMs searchNextMs searchLongestTaskMs contextMs'

@@ -171,6 +171,7 @@ function caseTable(c: CaseResult, bench: CaseResult | undefined): string[] {
     row('(h) load over (first file, then 1 s with no long task)', 'loadEndMs', fmt),
     row('    longest task during the load', 'loadLongestTaskMs', fmt, `≤ ${fmt(TARGETS.loadLongestTaskMs[name])}`),
     row('    DOM nodes after the load (after a GC)', 'nodesAfterLoad', count),
+    row('      elements in the document then', 'elementsAfterLoad', count),
     row('    JS heap after the load (after a GC)', 'heapAfterLoadMiB', mib),
     ...(bench && c !== bench
       ? [

@@ -111,6 +111,8 @@ export interface ViewerRun {
   loadLongestTaskMs: number;
   heapAfterLoadMiB: number;
   nodesAfterLoad: number;
+  /** For context: the document's elements then (CDP's node count also has text and detached nodes). */
+  elementsAfterLoad: number;
   /** The `/api/` answers received during the load: how many, their bytes decoded and on the wire, how many compressed. */
   apiAnswers: number;
   apiBytes: number;
@@ -580,6 +582,7 @@ async function loadFigures(page: Page, probe: MemoryProbe, rawFirstMs: number, s
     loadLongestTaskMs: Math.max(0, ...longtasks.filter((e) => e.start < loadEndMs).map((e) => e.duration)),
     heapAfterLoadMiB: probe.heap / 1024 / 1024,
     nodesAfterLoad: probe.nodes,
+    elementsAfterLoad: (await page.evaluate('document.getElementsByTagName("*").length')) as number,
     apiAnswers: answers.length,
     apiBytes: answers.reduce((n, a) => n + a.bytes, 0),
     apiWireBytes: answers.reduce((n, a) => n + a.wireBytes, 0),
@@ -856,7 +859,7 @@ async function benchCase(viewerCase: ViewerCase, repo: SynthRepo, runs: number, 
       log(
         `${name} raw run ${i + 1}/${runs}: first file ${fmt(run.rawFirstMs)} (static page ${fmt(run.floorFirstMs)}; ` +
           `${run.apiAnswers} /api/ answers, ${mb(run.apiBytes)} by the end of the load at ${fmt(run.loadEndMs)}, the largest ${run.largestApiUrl} ${mb(run.largestApiBytes)} at ${fmt(run.largestApiEndMs)}), ` +
-          `load's longest task ${fmt(run.loadLongestTaskMs)}, after it ${run.nodesAfterLoad} nodes and ${run.heapAfterLoadMiB.toFixed(0)} MiB heap, ` +
+          `load's longest task ${fmt(run.loadLongestTaskMs)}, after it ${run.nodesAfterLoad} nodes (${run.elementsAfterLoad} elements) and ${run.heapAfterLoadMiB.toFixed(0)} MiB heap, ` +
           `last file ${fmt(run.jumpLastMs)}, unfold ${fmt(run.unfoldReadableMs)}, longest task ${fmt(run.longestTaskMs)} (frame ${fmt(run.longestFrameMs)}, ${run.longTasks} long tasks), ` +
           `heap ${run.heapPeakMiB.toFixed(0)} MiB, ${run.nodesPeak} nodes, page renderer RSS ${run.rendererRssPeakMiB.toFixed(0)} MiB ` +
           `(private ${run.rendererAnonPeakMiB.toFixed(0)} MiB; ${run.rendererRssAfterGcMiB.toFixed(0)} MiB after GC), ` +
