@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: `involut rounds` against git's own capture pipeline in three cases
  * (bench/rounds.ts), then the viewer on the bench round and on a 10,021-file round in
- * headless Chromium, with its server (bench/viewer.ts). Results go to bench/out/rounds.json and bench/out/viewer.json.
+ * headless Chromium, with its server (bench/viewer.ts). Results go to bench/out/rounds.json
+ * and bench/out/viewer.json.
  *
  * Environment:
  * - BENCH_RUNS: runs per series of the rounds part (default 5).
