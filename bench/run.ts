@@ -1,12 +1,20 @@
 /**
  * `npm run bench`: `involut rounds` against git's own capture pipeline in three cases
- * (bench/rounds.ts), then the viewer on the bench round in headless Chromium
- * (bench/viewer.ts). Results go to bench/out/rounds.json and bench/out/viewer.json.
+ * (bench/rounds.ts), then the viewer on the bench round and on a 10,021-file round in
+ * headless Chromium, with its server (bench/viewer.ts). Results go to bench/out/rounds.json
+ * and bench/out/viewer.json.
  *
- * Environment: BENCH_RUNS (runs per series, default 5), BENCH_ONLY=rounds|viewer (one part
- * only), BENCH_CASE (the rounds cases whose name starts with it), BENCH_VIEWER_RUNS (viewer
- * runs, default 3), BENCH_ROOT (where the repositories are cached, default
- * $TMPDIR/involut-bench), BENCH_CLI (another build of the CLI).
+ * Environment:
+ * - BENCH_RUNS: runs per series of the rounds part (default 5).
+ * - BENCH_ONLY=rounds|viewer: one part only.
+ * - BENCH_CASE: the rounds cases whose name starts with it.
+ * - BENCH_VIEWER_RUNS: viewer runs per case (default 3); the server's start-up is timed
+ *   max(5, this) times against the bare server.
+ * - BENCH_VIEWER_CASE=bench|10k: one viewer case only (the bench round of 2,021 files, or the
+ *   10,021-file one); the 10,021-file round's growth over the bench round needs both.
+ * - BENCH_ROOT: where the repositories are cached (default $TMPDIR/involut-bench); give a
+ *   folder no other run uses, since a run resets the repositories it measures.
+ * - BENCH_CLI: another build of the CLI (its viewer is the `web/` folder beside it).
  * Exits 0 whatever the figures: it is a benchmark, not a test (1 only when a part broke).
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -14,7 +22,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchRounds, roundsReport } from './rounds';
 import { synthRepo } from './synth-repo';
-import { BENCH_ROOT, benchViewer, viewerReport } from './viewer';
+import { BENCH_ROOT, benchViewer, VIEWER_CASES } from './viewer';
+import { viewerReport } from './viewer-report';
 
 const PROJECT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(PROJECT, 'bench', 'out');
@@ -39,9 +48,15 @@ async function run(): Promise<void> {
 /** The viewer part: its own capture of the round, served and read in headless Chromium. */
 async function runViewer(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
-  const repo = synthRepo(BENCH_ROOT, log);
+  const only = process.env.BENCH_VIEWER_CASE;
+  const cases = VIEWER_CASES.filter((c) => only === undefined || c.name === only);
+  if (cases.length === 0)
+    throw new Error(`BENCH_VIEWER_CASE is ${VIEWER_CASES.map((c) => c.name).join(' or ')}, not ${only}`);
   const runs = Math.max(1, Number(process.env.BENCH_VIEWER_RUNS ?? 3));
-  const result = await benchViewer(repo, runs);
+  const result = await benchViewer(
+    cases.map((viewerCase) => ({ viewerCase, repo: synthRepo(BENCH_ROOT, log, viewerCase.textFiles) })),
+    runs,
+  );
   process.stdout.write(viewerReport(result).join('\n'));
   writeFileSync(path.join(OUT, 'viewer.json'), `${JSON.stringify(result, null, 2)}\n`);
   log(`wrote ${path.relative(process.cwd(), path.join(OUT, 'viewer.json'))}`);

@@ -263,9 +263,12 @@ interface Marker {
   stats: SynthRepo['stats'];
 }
 
-/** Returns the cached repository under `root`, building it first when missing or stale. */
-export function synthRepo(root: string, log: (line: string) => void): SynthRepo {
-  const dir = path.join(root, `repo-${VERSION}`);
+/**
+ * Returns the cached repository under `root`, building it first when missing or stale.
+ * `files` text files instead of SHAPE.files make a wider round of the same kind (its own folder).
+ */
+export function synthRepo(root: string, log: (line: string) => void, files: number = SHAPE.files): SynthRepo {
+  const dir = path.join(root, files === SHAPE.files ? `repo-${VERSION}` : `repo-${VERSION}-${files}-files`);
   const markerFile = path.join(dir, '.git', 'involut-bench.json');
   if (existsSync(markerFile)) {
     const marker = JSON.parse(readFileSync(markerFile, 'utf8')) as Marker;
@@ -293,7 +296,7 @@ export function synthRepo(root: string, log: (line: string) => void): SynthRepo 
   }
 
   const afters: Array<[string, string | Buffer]> = [];
-  for (let i = 0; i < SHAPE.files; i++) {
+  for (let i = 0; i < files; i++) {
     const { before, after } = textFile(i);
     write(dir, textFilePath(i), before);
     afters.push([textFilePath(i), after]);
@@ -324,7 +327,7 @@ export function synthRepo(root: string, log: (line: string) => void): SynthRepo 
   for (const [file, data] of afters) write(dir, file, data);
 
   const stats: SynthRepo['stats'] = {
-    textFiles: SHAPE.files,
+    textFiles: files,
     largeLines: large.lines,
     largeBytes: Buffer.byteLength(large.after),
     images: SHAPE.images,

@@ -7,7 +7,8 @@
  * main thread's long tasks (> 50 ms) with what filled them, the totals by kind of work, and the
  * JavaScript functions with the most self and inclusive time (CDP Profiler; PROFILE_JS=0: off).
  * PROFILE_TRACE=file also writes the trace (for chrome://tracing or the Performance panel),
- * PROFILE_CPU=file the CPU profile (a .cpuprofile).
+ * PROFILE_CPU=file the CPU profile (a .cpuprofile). BENCH_VIEWER_CASE=10k profiles the
+ * 10,021-file round instead (the one `npm run bench` caches beside it).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +32,7 @@ import {
   revealInTree,
   treeButtonOf,
   treeOrderOf,
+  VIEWER_CASES,
   WAIT_FRAME,
   waitFrame,
 } from './viewer';
@@ -53,7 +55,9 @@ interface TraceEvent {
   args?: { name?: string; data?: Record<string, unknown> };
 }
 
-const repo = synthRepo(BENCH_ROOT, (l) => process.stderr.write(`${l}\n`));
+const viewerCase = VIEWER_CASES.find((c) => c.name === (process.env.BENCH_VIEWER_CASE ?? 'bench'));
+if (!viewerCase) throw new Error(`unknown BENCH_VIEWER_CASE ${process.env.BENCH_VIEWER_CASE}`);
+const repo = synthRepo(BENCH_ROOT, (l) => process.stderr.write(`${l}\n`), viewerCase.textFiles);
 const env: NodeJS.ProcessEnv = {};
 for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
 const cli = CLI;

@@ -1,6 +1,6 @@
 /**
  * The viewer part of `npm run bench` (alone: `BENCH_ONLY=viewer npm run bench`): the built
- * viewer, served by the built CLI (`involut serve`) over the bench repository's round, driven
+ * viewer, served by the built CLI (`involut serve`) over a synthetic round, driven
  * in Debian's headless Chromium through playwright-core. DESIGN.md's targets:
  *
  * (a) navigation to the first card or file readable: under 1 s. From the navigation's start
@@ -25,18 +25,49 @@
  *     largest renderer this process started) read from /proc every 100 ms, its resident set
  *     and the private part of it, and both again after a forced garbage collection at the
  *     end (what is still held, as against garbage not yet collected).
+ * (e) search for a word only in the last file, and (f) a file's whole-file context, timed.
+ *
+ * Beside them, the targets of a round that need not wait for all of itself:
+ * (g) the floor: the same first file on a static page (bench/viewer-floor.ts), measured the
+ *     same way just before each Raw run; the viewer's first Raw file readable as a ratio to it.
+ * (h) the load: from the navigation to the first file readable and then 1 s without a long
+ *     task (10 s at most). Its longest task; the DOM nodes and JS heap at its end (after a
+ *     forced GC); the `/api/` answers received by then (resource timing, whatever their
+ *     paths: count, bytes, the largest), and the server's resident set.
+ * (i) the server (bench/viewer-server.ts): spawn to the first byte of `GET /` against a bare
+ *     Node server started the same way, alternately; its peak resident set (VmHWM) over the
+ *     whole case; and whether the largest `/api/` answer comes compressed when asked.
+ * (j) the live update: with cards, cards.json rewritten (tmp + rename) with the first card's
+ *     title changed, to the first frame where the card under its new title is on screen.
+ *
+ * Two cases (BENCH_VIEWER_CASE picks one): `bench`, the bench round (2,021 files), with every
+ * phase; `10k`, the same round with 10,000 text files (10,021 files), with the load and the
+ * jump, its DOM and heap compared with the bench round's.
  *
  * Every run has a fresh browser context (empty storage), left to settle before the
  * navigation (see `settled`). Figures are medians of BENCH_VIEWER_RUNS runs (default 3);
  * peaks are the largest of any run.
  */
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { loadavg, median, processes } from './measure';
 import { resetRepo, type SynthRepo } from './synth-repo';
+import { fmt, mb, TARGETS, verdictsOf } from './viewer-report';
+import { bareFolder, floorFiles, startBare, type FloorEntry } from './viewer-floor';
+import {
+  API_ANSWERS,
+  compression,
+  processMemory,
+  spawnServer,
+  startup,
+  type ApiAnswer,
+  type Compression,
+  type Served,
+  type Startup,
+} from './viewer-server';
 import { findBrowser, launchOptions } from '../tests/helpers/find-browser';
 
 export const VIEWPORT = { width: 1280, height: 900 };
@@ -52,21 +83,47 @@ export const CLI = process.env.BENCH_CLI
   ? path.resolve(process.env.BENCH_CLI)
   : path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'dist', 'server', 'cli.js');
 
-export const TARGETS = {
-  firstReadableMs: 1000,
-  jumpLastMs: 100,
-  longestTaskMs: 200,
-  peakMemoryMiB: 500,
-  searchCountMs: 300,
-  searchNextMs: 500,
-  contextMs: 100,
-};
+/** A round the viewer is measured on. */
+export interface ViewerCase {
+  name: 'bench' | '10k';
+  /** Text files of the synthetic round (bench/synth-repo.ts), besides its large file and images. */
+  textFiles: number;
+  /** Every phase (cards, search, context, the 50,000-line file), or only the load and the jump. */
+  full: boolean;
+}
 
+export const VIEWER_CASES: ViewerCase[] = [
+  { name: 'bench', textFiles: 2_000, full: true },
+  { name: '10k', textFiles: 10_000, full: false },
+];
+
+/** One run's figures; -1 for a phase the case does not run. */
 export interface ViewerRun {
   load: string;
   cardsFirstMs: number;
+  /** (j) cards.json rewritten to the renamed card on screen. */
+  liveUpdateMs: number;
   rawFirstMs: number;
-  materialFetchMs: number;
+  /** The static page with the same first file, measured just before this run. */
+  floorFirstMs: number;
+  /** (h) the load: its end (ms since the navigation), its longest task, what the page holds after it. */
+  loadEndMs: number;
+  loadLongestTaskMs: number;
+  heapAfterLoadMiB: number;
+  nodesAfterLoad: number;
+  /** For context: the document's elements then (CDP's node count also has text and detached nodes). */
+  elementsAfterLoad: number;
+  /** The `/api/` answers received during the load: how many, their bytes decoded and on the wire, how many compressed. */
+  apiAnswers: number;
+  apiBytes: number;
+  apiWireBytes: number;
+  apiCompressed: number;
+  /** The largest of them: its path and query, bytes, and when its last byte arrived (ms since the navigation). */
+  largestApiUrl: string;
+  largestApiBytes: number;
+  largestApiEndMs: number;
+  /** The server's resident set at the end of the load. */
+  serverRssAfterLoadMiB: number;
   jumpLastMs: number;
   unfoldReadableMs: number;
   longestTaskMs: number;
@@ -91,21 +148,41 @@ export interface ViewerRun {
   contextMs: number;
 }
 
+/** The figures of a run that are numbers (medians are taken of each). */
+export type Figures = Omit<ViewerRun, 'load' | 'largestApiUrl'>;
+
+export interface CaseResult {
+  case: ViewerCase;
+  runs: ViewerRun[];
+  median: Figures;
+  peaks: { heapMiB: number; nodes: number; rendererRssMiB: number; rendererAnonMiB: number };
+  material: { bytes: number; entries: number };
+  firstRef: string;
+  lastRef: string;
+  server: {
+    startup: Startup;
+    /** VmHWM over the whole case (warm-up and every run), and its limit. */
+    peakMiB: number;
+    limitMiB: number;
+    /** The largest `/api/` answer of the last run's load, asked again with `Accept-Encoding: gzip, br`. */
+    compression: Compression | null;
+  };
+}
+
 export interface ViewerResult {
   date: string;
-  runs: ViewerRun[];
-  median: Omit<ViewerRun, 'load'>;
-  peaks: { heapMiB: number; nodes: number; rendererRssMiB: number; rendererAnonMiB: number };
+  cases: CaseResult[];
   targets: typeof TARGETS;
   verdicts: string[];
   machine: { cores: number; loadBefore: string; loadAfter: string; chromium: string };
-  material: { bytes: number; entries: number };
 }
 
 /** The page's own instruments, installed before any of its scripts (a string: see STACK.md G5). */
 const INSTRUMENTS = `
 globalThis.__name = (f) => f;
 globalThis.__bench = { longtasks: [], frames: [] };
+// Every answer of a round of any size keeps its timing entry (the buffer holds 250 by default).
+performance.setResourceTimingBufferSize(1000000);
 try {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) globalThis.__bench.longtasks.push({ start: e.startTime, duration: e.duration });
@@ -182,41 +259,14 @@ export function benchCards(material: {
   };
 }
 
-interface Served {
-  url: string;
-  stop: () => Promise<void>;
-}
-
+/** The built CLI's `involut serve` over `repoDir`, its state under `home`. */
 export async function serve(repoDir: string, home: string): Promise<Served> {
-  const cli = CLI;
-  const child: ChildProcessWithoutNullStreams = spawn(
-    process.execPath,
-    [cli, 'serve', '--no-open', '--port', '0', '--repo', repoDir],
-    { env: serverEnv(home) },
-  );
-  let out = '';
-  let err = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server printed no URL within 30 s: ${err}`)), 30_000);
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      if (out.includes('\n')) {
-        clearTimeout(timer);
-        resolve(out.split('\n', 1)[0]!.trim());
-      }
-    });
-    void exited.then(() => reject(new Error(`the server exited before printing its URL: ${err}`)));
-  });
-  if (!/#token=/.test(url)) throw new Error(`the server's first line is not the viewer URL: ${url}`);
-  return {
-    url,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  const served = await spawnServer([CLI, 'serve', '--no-open', '--port', '0', '--repo', repoDir], serverEnv(home));
+  if (!/#token=/.test(served.url)) {
+    await served.stop();
+    throw new Error(`the server's first line is not the viewer URL: ${served.url}`);
+  }
+  return served;
 }
 
 /** The page's renderer: the largest Chromium renderer this process started (one page at a time here). */
@@ -383,24 +433,55 @@ async function settled(): Promise<void> {
   }
 }
 
-/** (a) with cards: navigation to the first card's first rows on screen. */
-async function cardsFirst(
+/**
+ * Navigation to `test` holding: (a) with cards, the first card's rows on screen (the default);
+ * (g) on the static page, its file drawn; (warm-up) any of them, unmeasured.
+ */
+async function firstReadable(
   browser: Browser,
   url: string,
-): Promise<{ ms: number; heap: number; nodes: number; rssMiB: number; anonMiB: number }> {
+  test = ROWS_ON_SCREEN,
+  /** A further phase on the loaded page (the live update), its figure returned as `then`. */
+  then?: (page: Page) => Promise<number>,
+): Promise<{ ms: number; heap: number; nodes: number; rssMiB: number; anonMiB: number; then: number }> {
   const { page, close } = await newPage(browser);
   const rss = rendererSampler();
   try {
     const probe = await MemoryProbe.start(page);
     await page.goto(url, { waitUntil: 'commit' });
-    const ms = await waitFrame(page, ROWS_ON_SCREEN);
+    const ms = await waitFrame(page, test);
+    if (ms < 0) throw new Error(`${new URL(url).pathname}: nothing readable within 60 s`);
     await page.waitForTimeout(1000);
     await probe.sample();
-    return { ms, heap: probe.heapPeak, nodes: probe.nodesPeak, ...rss.stop() };
+    const after = then ? await then(page) : -1;
+    return { ms, heap: probe.heapPeak, nodes: probe.nodesPeak, ...rss.stop(), then: after };
   } finally {
     rss.stop();
     await close();
   }
+}
+
+/**
+ * (j) the live update: cards.json rewritten as the agent writes it (a temporary file, then a
+ * rename) with the first card's title changed, to the first frame where the card under that
+ * title is on screen. Both ends are read on the machine's wall clock (the page's
+ * `timeOrigin + now()`, and this process's), so the two clocks are the same clock.
+ */
+async function liveUpdate(page: Page, cardsFile: string, cards: unknown, title: string): Promise<number> {
+  const selector = JSON.stringify(`main article.inv-card[aria-label=${JSON.stringify(`Card ${title}`)}]`);
+  const test = `() => { ${VISIBLE} const card = document.querySelector(${selector}); return !!card && visible(card); }`;
+  // Started, not awaited: the frames are watched from before the write.
+  await page.evaluate(
+    `(() => { globalThis.__live = ${WAIT_FRAME}({ test: ${JSON.stringify(test)}, timeout: 10000 }).then((t) => (t < 0 ? -1 : performance.timeOrigin + t)); })()`,
+  );
+  const next = structuredClone(cards) as { cards: Array<{ title: string }> };
+  next.cards[0]!.title = title;
+  const tmp = `${cardsFile}.bench-tmp`;
+  writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`);
+  renameSync(tmp, cardsFile);
+  const written = performance.timeOrigin + performance.now();
+  const seen = (await page.evaluate('globalThis.__live')) as number;
+  return seen < 0 ? -1 : seen - written;
 }
 
 /**
@@ -477,11 +558,61 @@ const CONTEXT_RUN = `(async ({ wait }) => {
   return -2;
 })`;
 
+/**
+ * In the page: waits from `readable` (ms on the page's clock) until 1 s has passed without a
+ * long task, 10 s at most, and returns that moment: the end of the load.
+ */
+const LOAD_END = `(async (readable) => {
+  const quietSince = () => Math.max(readable, ...globalThis.__bench.longtasks.map((e) => e.start + e.duration));
+  while (performance.now() < Math.min(readable + 10000, quietSince() + 1000)) await new Promise((r) => setTimeout(r, 100));
+  return performance.now();
+})`;
+
+/** (h) what the load cost: its longest task, what is left after it, the `/api/` answers it took. */
+async function loadFigures(page: Page, probe: MemoryProbe, rawFirstMs: number, serverPid: number) {
+  const loadEndMs = (await page.evaluate(`${LOAD_END}(${rawFirstMs})`)) as number;
+  const serverRssAfterLoadMiB = processMemory(serverPid)?.rssMiB ?? -1;
+  await probe.sample();
+  await probe.afterGc();
+  const longtasks = (await page.evaluate('globalThis.__bench.longtasks')) as Array<{ start: number; duration: number }>;
+  const answers = (await page.evaluate(API_ANSWERS(loadEndMs))) as ApiAnswer[];
+  const largest = answers.reduce<ApiAnswer | null>((a, b) => (a && a.bytes >= b.bytes ? a : b), null);
+  return {
+    loadEndMs,
+    loadLongestTaskMs: Math.max(0, ...longtasks.filter((e) => e.start < loadEndMs).map((e) => e.duration)),
+    heapAfterLoadMiB: probe.heap / 1024 / 1024,
+    nodesAfterLoad: probe.nodes,
+    elementsAfterLoad: (await page.evaluate('document.getElementsByTagName("*").length')) as number,
+    apiAnswers: answers.length,
+    apiBytes: answers.reduce((n, a) => n + a.bytes, 0),
+    apiWireBytes: answers.reduce((n, a) => n + a.wireBytes, 0),
+    apiCompressed: answers.filter((a) => a.wireBytes < a.bytes).length,
+    largestApiUrl: largest?.url ?? '',
+    largestApiBytes: largest?.bytes ?? -1,
+    largestApiEndMs: largest?.endMs ?? -1,
+    serverRssAfterLoadMiB,
+  };
+}
+
+/** The figures of the phases a light case does not run. */
+const NOT_RUN = {
+  unfoldReadableMs: -1,
+  longestTaskMs: -1,
+  longestFrameMs: -1,
+  longTasks: -1,
+  scrollStops: -1,
+  scrollMs: -1,
+  searchCountMs: -1,
+  searchNextMs: -1,
+  searchLongestTaskMs: -1,
+  contextMs: -1,
+};
+
 async function rawRun(
   browser: Browser,
   url: string,
-  material: { refs: string[]; query: string | null },
-): Promise<Omit<ViewerRun, 'load' | 'cardsFirstMs'>> {
+  options: { refs: string[]; query: string | null; full: boolean; serverPid: number },
+): Promise<Omit<ViewerRun, 'load' | 'cardsFirstMs' | 'liveUpdateMs' | 'floorFirstMs'>> {
   const { page, close } = await newPage(browser);
   const rss = rendererSampler();
   try {
@@ -489,14 +620,10 @@ async function rawRun(
     await page.goto(url, { waitUntil: 'commit' });
     const rawFirstMs = await waitFrame(page, FIRST_FILE_DRAWN);
     if (rawFirstMs < 0) throw new Error('Raw: the first file was not drawn within 60 s');
-    const materialFetchMs = (await page.evaluate(
-      `(() => { const e = performance.getEntriesByType('resource').find((r) => r.name.includes('/api/material')); return e ? e.responseEnd - e.startTime : -1; })()`,
-    )) as number;
-    await page.waitForTimeout(1000);
-    await probe.sample();
+    const load = await loadFigures(page, probe, rawFirstMs, options.serverPid);
 
     // (b) the last file of the tree, as a click on it does.
-    const last = material.refs[material.refs.length - 1]!;
+    const last = options.refs[options.refs.length - 1]!;
     await page.evaluate(revealInTree(last));
     const jumpLastMs = (await page.evaluate(
       `(async () => {
@@ -511,12 +638,30 @@ async function rawRun(
     if (jumpLastMs < 0) throw new Error(`Raw: jumping to ${last} did not draw its rows (${jumpLastMs})`);
     await page.waitForTimeout(500);
     await probe.sample();
+    if (!options.full) {
+      const peak = rss.stop();
+      await probe.afterGc();
+      await page.waitForTimeout(500);
+      return {
+        rawFirstMs,
+        ...load,
+        jumpLastMs,
+        ...NOT_RUN,
+        heapPeakMiB: probe.heapPeak / 1024 / 1024,
+        nodesPeak: probe.nodesPeak,
+        rendererRssPeakMiB: peak.rssMiB,
+        rendererAnonPeakMiB: peak.anonMiB,
+        heapAfterGcMiB: probe.heap / 1024 / 1024,
+        nodesAfterGc: probe.nodes,
+        rendererRssAfterGcMiB: (pageRenderer()?.rssKiB ?? 0) / 1024,
+      };
+    }
 
     // Search for a word only the last file's diff holds, from the top of the round.
     await page.evaluate('window.scrollTo(0, 0)');
     await page.waitForTimeout(300);
-    const search = material.query
-      ? ((await page.evaluate(`${SEARCH_RUN}({ query: ${JSON.stringify(material.query)}, wait: ${FRAME_UNTIL} })`)) as {
+    const search = options.query
+      ? ((await page.evaluate(`${SEARCH_RUN}({ query: ${JSON.stringify(options.query)}, wait: ${FRAME_UNTIL} })`)) as {
           count: number;
           next: number;
           start: number;
@@ -579,7 +724,7 @@ async function rawRun(
     const afterGc = pageRenderer();
     return {
       rawFirstMs,
-      materialFetchMs,
+      ...load,
       jumpLastMs,
       unfoldReadableMs,
       longestTaskMs,
@@ -605,154 +750,156 @@ async function rawRun(
   }
 }
 
-/** Captures the round, writes cards.json, serves it, and measures the viewer RUNS times. */
-export async function benchViewer(repo: SynthRepo, runs: number): Promise<ViewerResult> {
-  const cli = CLI;
-  const webIndex = path.resolve(path.dirname(cli), '..', 'web', 'index.html');
-  for (const file of [cli, webIndex])
+/** Measures the viewer on each case's round, `runs` times each, and judges the figures. */
+export async function benchViewer(
+  cases: Array<{ viewerCase: ViewerCase; repo: SynthRepo }>,
+  runs: number,
+): Promise<ViewerResult> {
+  const webRoot = path.resolve(path.dirname(CLI), '..', 'web');
+  for (const file of [CLI, path.join(webRoot, 'index.html')])
     if (!existsSync(file)) throw new Error(`${file} is missing (npm run bench builds the CLI and viewer first)`);
   const loadBefore = loadavg();
+  const results: CaseResult[] = [];
+  for (const { viewerCase, repo } of cases) results.push(await benchCase(viewerCase, repo, runs, webRoot));
+  return {
+    date: new Date().toISOString(),
+    cases: results,
+    targets: TARGETS,
+    verdicts: verdictsOf(results),
+    machine: { cores: os.cpus().length, loadBefore, loadAfter: loadavg(), chromium: browserVersion() },
+  };
+}
+
+/** Captures the case's round (and, for a full case, writes cards.json), serves it, and measures it. */
+async function benchCase(viewerCase: ViewerCase, repo: SynthRepo, runs: number, webRoot: string): Promise<CaseResult> {
+  const name = `viewer ${viewerCase.name}`;
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
   resetRepo(repo, env);
-  log('viewer: capturing the round (involut rounds)');
-  execFileSync(process.execPath, [cli, 'rounds', '--base', repo.base, '--quiet'], {
+  log(`${name}: capturing the round (involut rounds)`);
+  execFileSync(process.execPath, [CLI, 'rounds', '--base', repo.base, '--quiet'], {
     cwd: repo.dir,
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const materialFile = path.join(repo.dir, '.review', 'material.json');
   const materialBytes = readFileSync(materialFile).length;
-  const material = JSON.parse(readFileSync(materialFile, 'utf8')) as {
-    material: Array<{ ref: string; diff: string | null; binary: boolean }>;
-  };
+  const material = JSON.parse(readFileSync(materialFile, 'utf8')) as { material: FloorEntry[] };
   const cardsFile = path.join(repo.dir, '.review', 'cards.json');
   const aside = path.join(repo.dir, '.review', 'cards.json.bench-aside');
-  writeFileSync(cardsFile, `${JSON.stringify(benchCards(material), null, 2)}\n`);
-  // The tree's order (folders first, then files, by name): its last file is the last of Raw.
+  const cards = benchCards(material);
+  if (viewerCase.full) writeFileSync(cardsFile, `${JSON.stringify(cards, null, 2)}\n`);
+  // The tree's order (folders first, then files, by name): its first file opens Raw, its last is the jump's.
   const refs = treeOrderOf(material.material.map((e) => e.ref));
-  const query = onlyInLast(material, refs[refs.length - 1]!);
-  if (!query) log('viewer: no word is only in the last file, so search is not measured');
-
+  const query = viewerCase.full ? onlyInLast(material, refs[refs.length - 1]!) : null;
+  if (viewerCase.full && !query) log(`${name}: no word is only in the last file, so search is not measured`);
+  const floorDir = bareFolder(
+    floorFiles(
+      material.material.find((e) => e.ref === refs[0])!,
+      repo.dir,
+      webRoot,
+    ),
+  );
+  const bareDir = bareFolder({ 'index.html': '<!doctype html><title>bare</title><p>A bare Node server.</p>\n' });
   const home = mkdtempSync(path.join(os.tmpdir(), 'involut-bench-home-'));
-  mkdirSync(path.join(home, 'state'), { recursive: true });
-  const server = await serve(repo.dir, home);
-  const browser = await chromium.launch(launchOptions());
+  const startupHome = mkdtempSync(path.join(os.tmpdir(), 'involut-bench-home-'));
+  for (const dir of [home, startupHome]) mkdirSync(path.join(dir, 'state'), { recursive: true });
+
   const results: ViewerRun[] = [];
+  let started: Startup;
+  let peakMiB = -1;
+  let compressed: Compression | null = null;
+  const opened: Array<{ stop: () => Promise<void> }> = [];
   try {
-    // One unmeasured visit first, so the first run does not pay for a cold disk cache or a cold server.
-    log('viewer: warm-up visit');
-    await cardsFirst(browser, server.url);
-    const cardsRuns: Array<Awaited<ReturnType<typeof cardsFirst>>> = [];
-    for (let i = 0; i < runs; i++) {
-      cardsRuns.push(await cardsFirst(browser, server.url));
-      log(`viewer cards run ${i + 1}/${runs}: first card readable ${fmt(cardsRuns[i]!.ms)}   load ${loadavg()}`);
+    log(`${name}: spawn to the first byte of GET /, involut serve and a bare Node server in turn`);
+    started = await startup(
+      () => serve(repo.dir, startupHome),
+      () => startBare(bareDir, env),
+      Math.max(5, runs),
+    );
+    const floor = await startBare(floorDir, env);
+    opened.push(floor);
+    const server = await serve(repo.dir, home);
+    opened.push(server);
+    const browser = await chromium.launch(launchOptions());
+    opened.push({ stop: () => browser.close() });
+    // One unmeasured visit of each page first, so the first run does not pay for a cold disk cache or a cold server.
+    log(`${name}: warm-up visits`);
+    await firstReadable(browser, floor.url, FIRST_FILE_DRAWN);
+    await firstReadable(browser, server.url, viewerCase.full ? ROWS_ON_SCREEN : FIRST_FILE_DRAWN);
+    const cardsRuns: Array<Awaited<ReturnType<typeof firstReadable>>> = [];
+    if (viewerCase.full) {
+      for (let i = 0; i < runs; i++) {
+        const live = (page: Page) => liveUpdate(page, cardsFile, cards, `Live update ${i + 1}`);
+        cardsRuns.push(await firstReadable(browser, server.url, ROWS_ON_SCREEN, live));
+        log(
+          `${name} cards run ${i + 1}/${runs}: first card readable ${fmt(cardsRuns[i]!.ms)}, live update ${fmt(cardsRuns[i]!.then)}   load ${loadavg()}`,
+        );
+      }
+      // Without cards.json the viewer opens in Raw.
+      renameSync(cardsFile, aside);
+      await new Promise((r) => setTimeout(r, 300));
     }
-    // Without cards.json the viewer opens in Raw.
-    renameSync(cardsFile, aside);
-    await new Promise((r) => setTimeout(r, 300));
     for (let i = 0; i < runs; i++) {
-      const raw = await rawRun(browser, server.url, { refs, query });
-      const cards = cardsRuns[i]!;
+      const floorRun = await firstReadable(browser, floor.url, FIRST_FILE_DRAWN);
+      const raw = await rawRun(browser, server.url, { refs, query, full: viewerCase.full, serverPid: server.pid });
+      const cardsRun = cardsRuns[i];
       const run: ViewerRun = {
         load: loadavg(),
-        cardsFirstMs: cards.ms,
+        cardsFirstMs: cardsRun?.ms ?? -1,
+        liveUpdateMs: cardsRun?.then ?? -1,
+        floorFirstMs: floorRun.ms,
         ...raw,
-        heapPeakMiB: Math.max(raw.heapPeakMiB, cards.heap / 1024 / 1024),
-        nodesPeak: Math.max(raw.nodesPeak, cards.nodes),
-        rendererRssPeakMiB: Math.max(raw.rendererRssPeakMiB, cards.rssMiB),
-        rendererAnonPeakMiB: Math.max(raw.rendererAnonPeakMiB, cards.anonMiB),
+        heapPeakMiB: Math.max(raw.heapPeakMiB, (cardsRun?.heap ?? 0) / 1024 / 1024),
+        nodesPeak: Math.max(raw.nodesPeak, cardsRun?.nodes ?? 0),
+        rendererRssPeakMiB: Math.max(raw.rendererRssPeakMiB, cardsRun?.rssMiB ?? 0),
+        rendererAnonPeakMiB: Math.max(raw.rendererAnonPeakMiB, cardsRun?.anonMiB ?? 0),
       };
       results.push(run);
       log(
-        `viewer raw run ${i + 1}/${runs}: first file ${fmt(run.rawFirstMs)} (material fetch ${fmt(run.materialFetchMs)}), last file ${fmt(run.jumpLastMs)}, ` +
-          `unfold ${fmt(run.unfoldReadableMs)}, longest task ${fmt(run.longestTaskMs)} (frame ${fmt(run.longestFrameMs)}, ${run.longTasks} long tasks), ` +
+        `${name} raw run ${i + 1}/${runs}: first file ${fmt(run.rawFirstMs)} (static page ${fmt(run.floorFirstMs)}; ` +
+          `${run.apiAnswers} /api/ answers, ${mb(run.apiBytes)} by the end of the load at ${fmt(run.loadEndMs)}, the largest ${run.largestApiUrl} ${mb(run.largestApiBytes)} at ${fmt(run.largestApiEndMs)}), ` +
+          `load's longest task ${fmt(run.loadLongestTaskMs)}, after it ${run.nodesAfterLoad} nodes (${run.elementsAfterLoad} elements) and ${run.heapAfterLoadMiB.toFixed(0)} MiB heap, ` +
+          `last file ${fmt(run.jumpLastMs)}, unfold ${fmt(run.unfoldReadableMs)}, longest task ${fmt(run.longestTaskMs)} (frame ${fmt(run.longestFrameMs)}, ${run.longTasks} long tasks), ` +
           `heap ${run.heapPeakMiB.toFixed(0)} MiB, ${run.nodesPeak} nodes, page renderer RSS ${run.rendererRssPeakMiB.toFixed(0)} MiB ` +
           `(private ${run.rendererAnonPeakMiB.toFixed(0)} MiB; ${run.rendererRssAfterGcMiB.toFixed(0)} MiB after GC), ` +
-          `search count ${fmt(run.searchCountMs)}, next ${fmt(run.searchNextMs)} (longest task ${fmt(run.searchLongestTaskMs)}), context ${fmt(run.contextMs)}   load ${run.load}`,
+          `search count ${fmt(run.searchCountMs)}, next ${fmt(run.searchNextMs)} (longest task ${fmt(run.searchLongestTaskMs)}), context ${fmt(run.contextMs)}, ` +
+          `server RSS ${run.serverRssAfterLoadMiB.toFixed(0)} MiB   load ${run.load}`,
       );
     }
+    peakMiB = processMemory(server.pid)?.peakMiB ?? -1;
+    const largest = results[results.length - 1]!.largestApiUrl;
+    if (largest) compressed = await compression(server.url, largest);
   } finally {
-    await browser.close();
-    await server.stop();
+    for (const open of opened.reverse()) await open.stop();
     if (existsSync(aside)) renameSync(aside, cardsFile);
-    rmSync(home, { recursive: true, force: true });
+    for (const dir of [home, startupHome, floorDir, bareDir]) rmSync(dir, { recursive: true, force: true });
     resetRepo(repo, env);
   }
 
-  const med = (key: keyof Omit<ViewerRun, 'load'>) => median(results.map((r) => r[key]));
-  const m = {
-    cardsFirstMs: med('cardsFirstMs'),
-    rawFirstMs: med('rawFirstMs'),
-    materialFetchMs: med('materialFetchMs'),
-    jumpLastMs: med('jumpLastMs'),
-    unfoldReadableMs: med('unfoldReadableMs'),
-    longestTaskMs: med('longestTaskMs'),
-    longestFrameMs: med('longestFrameMs'),
-    longTasks: med('longTasks'),
-    heapPeakMiB: med('heapPeakMiB'),
-    nodesPeak: med('nodesPeak'),
-    rendererRssPeakMiB: med('rendererRssPeakMiB'),
-    rendererAnonPeakMiB: med('rendererAnonPeakMiB'),
-    heapAfterGcMiB: med('heapAfterGcMiB'),
-    nodesAfterGc: med('nodesAfterGc'),
-    rendererRssAfterGcMiB: med('rendererRssAfterGcMiB'),
-    scrollStops: med('scrollStops'),
-    scrollMs: med('scrollMs'),
-    searchCountMs: med('searchCountMs'),
-    searchNextMs: med('searchNextMs'),
-    searchLongestTaskMs: med('searchLongestTaskMs'),
-    contextMs: med('contextMs'),
-  };
-  const peaks = {
-    heapMiB: Math.max(...results.map((r) => r.heapPeakMiB)),
-    nodes: Math.max(...results.map((r) => r.nodesPeak)),
-    rendererRssMiB: Math.max(...results.map((r) => r.rendererRssPeakMiB)),
-    rendererAnonMiB: Math.max(...results.map((r) => r.rendererAnonPeakMiB)),
-  };
-  const verdict = (ok: boolean, what: string) => `${ok ? 'PASS' : 'MISS'}: ${what}`;
-  const first = Math.max(m.cardsFirstMs, m.rawFirstMs);
-  const verdicts = [
-    verdict(
-      first < TARGETS.firstReadableMs,
-      `first card readable ${fmt(m.cardsFirstMs)}, first Raw file readable ${fmt(m.rawFirstMs)} (target < ${fmt(TARGETS.firstReadableMs)})`,
-    ),
-    verdict(
-      m.jumpLastMs < TARGETS.jumpLastMs,
-      `jump to the last file readable ${fmt(m.jumpLastMs)} (target < ${fmt(TARGETS.jumpLastMs)})`,
-    ),
-    verdict(
-      m.longestTaskMs < TARGETS.longestTaskMs,
-      `longest task with the 50,000-line file unfolded and scrolled ${fmt(m.longestTaskMs)} (target < ${fmt(TARGETS.longestTaskMs)})`,
-    ),
-    verdict(
-      m.searchCountMs >= 0 &&
-        m.searchCountMs <= TARGETS.searchCountMs &&
-        m.searchNextMs >= 0 &&
-        m.searchNextMs <= TARGETS.searchNextMs &&
-        m.searchLongestTaskMs < TARGETS.longestTaskMs,
-      `search for a word only in the last file: count shown ${fmt(m.searchCountMs)} after the last keystroke (target ≤ ${fmt(TARGETS.searchCountMs)}), ` +
-        `the match on screen ${fmt(m.searchNextMs)} after next (target ≤ ${fmt(TARGETS.searchNextMs)}), longest task ${fmt(m.searchLongestTaskMs)} (target < ${fmt(TARGETS.longestTaskMs)})`,
-    ),
-    verdict(
-      m.contextMs >= 0 && m.contextMs <= TARGETS.contextMs,
-      `whole-file context drawn ${fmt(m.contextMs)} after the click (target ≤ ${fmt(TARGETS.contextMs)})`,
-    ),
-    verdict(
-      peaks.heapMiB < TARGETS.peakMemoryMiB,
-      `peak JS heap ${peaks.heapMiB.toFixed(0)} MiB, ${peaks.nodes.toLocaleString('en')} DOM nodes (target < ${TARGETS.peakMemoryMiB} MB); ` +
-        `for context, the page renderer's peak RSS ${peaks.rendererRssMiB.toFixed(0)} MiB (private ${peaks.rendererAnonMiB.toFixed(0)} MiB), ${m.rendererRssAfterGcMiB.toFixed(0)} MiB after a GC`,
-    ),
-  ];
+  const figures = Object.keys(results[0]!).filter(
+    (key) => typeof results[0]![key as keyof ViewerRun] === 'number',
+  ) as Array<keyof Figures>;
+  const m = Object.fromEntries(figures.map((key) => [key, median(results.map((r) => r[key]))])) as unknown as Figures;
   return {
-    date: new Date().toISOString(),
+    case: viewerCase,
     runs: results,
     median: m,
-    peaks,
-    targets: TARGETS,
-    verdicts,
-    machine: { cores: os.cpus().length, loadBefore, loadAfter: loadavg(), chromium: browserVersion() },
+    peaks: {
+      heapMiB: Math.max(...results.map((r) => r.heapPeakMiB)),
+      nodes: Math.max(...results.map((r) => r.nodesPeak)),
+      rendererRssMiB: Math.max(...results.map((r) => r.rendererRssPeakMiB)),
+      rendererAnonMiB: Math.max(...results.map((r) => r.rendererAnonPeakMiB)),
+    },
     material: { bytes: materialBytes, entries: material.material.length },
+    firstRef: refs[0]!,
+    lastRef: refs[refs.length - 1]!,
+    server: {
+      startup: started,
+      peakMiB,
+      limitMiB: Math.max(TARGETS.serverMinMiB, (TARGETS.serverPerMaterial * materialBytes) / 1024 / 1024),
+      compression: compressed,
+    },
   };
 }
 
@@ -788,110 +935,4 @@ function browserVersion(): string {
   } catch {
     return 'unknown';
   }
-}
-
-export const fmt = (ms: number) =>
-  ms < 0 ? 'n/a' : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`;
-
-/** The lines `npm run bench` prints for the viewer. */
-export function viewerReport(result: ViewerResult): string[] {
-  const m = result.median;
-  const span = (key: keyof Omit<ViewerRun, 'load'>, f = fmt) => {
-    const values = result.runs.map((r) => r[key]);
-    return `${f(Math.min(...values))}–${f(Math.max(...values))}`;
-  };
-  const mib = (n: number) => `${n.toFixed(0)} MiB`;
-  const rows: string[][] = [
-    ['viewer (headless Chromium)', 'median', 'min–max', 'target'],
-    [
-      '(a) first card readable (cards.json)',
-      fmt(m.cardsFirstMs),
-      span('cardsFirstMs'),
-      `< ${fmt(TARGETS.firstReadableMs)}`,
-    ],
-    [
-      '(a) first Raw file readable (no cards.json)',
-      fmt(m.rawFirstMs),
-      span('rawFirstMs'),
-      `< ${fmt(TARGETS.firstReadableMs)}`,
-    ],
-    ['    /api/material fetched (resource timing)', fmt(m.materialFetchMs), span('materialFetchMs'), ''],
-    ['(b) jump to the last file, rows drawn', fmt(m.jumpLastMs), span('jumpLastMs'), `< ${fmt(TARGETS.jumpLastMs)}`],
-    [
-      '(c) longest task, 50,000-line file unfolded + scrolled',
-      fmt(m.longestTaskMs),
-      span('longestTaskMs'),
-      `< ${fmt(TARGETS.longestTaskMs)}`,
-    ],
-    ['    longest animation frame (script + rendering)', fmt(m.longestFrameMs), span('longestFrameMs'), ''],
-    ['    unfold click to its rows drawn', fmt(m.unfoldReadableMs), span('unfoldReadableMs'), ''],
-    [
-      '(e) search: last keystroke to the count shown',
-      fmt(m.searchCountMs),
-      span('searchCountMs'),
-      `≤ ${fmt(TARGETS.searchCountMs)}`,
-    ],
-    [
-      '    search: next to the match on screen',
-      fmt(m.searchNextMs),
-      span('searchNextMs'),
-      `≤ ${fmt(TARGETS.searchNextMs)}`,
-    ],
-    [
-      '    search: longest task',
-      fmt(m.searchLongestTaskMs),
-      span('searchLongestTaskMs'),
-      `< ${fmt(TARGETS.longestTaskMs)}`,
-    ],
-    [
-      '(f) whole-file context drawn after the click',
-      fmt(m.contextMs),
-      span('contextMs'),
-      `≤ ${fmt(TARGETS.contextMs)}`,
-    ],
-    [
-      '(d) peak JS heap (CDP JSHeapUsedSize)',
-      mib(m.heapPeakMiB),
-      span('heapPeakMiB', mib),
-      `< ${TARGETS.peakMemoryMiB} MB`,
-    ],
-    [
-      '    peak DOM nodes (CDP Nodes)',
-      m.nodesPeak.toLocaleString('en'),
-      span('nodesPeak', (n) => n.toLocaleString('en')),
-      '',
-    ],
-    ['    after a forced GC: JS heap', mib(m.heapAfterGcMiB), span('heapAfterGcMiB', mib), ''],
-    [
-      '    after a forced GC: DOM nodes',
-      m.nodesAfterGc.toLocaleString('en'),
-      span('nodesAfterGc', (n) => n.toLocaleString('en')),
-      '',
-    ],
-    [
-      "    page renderer's peak RSS (/proc, every 100 ms)",
-      mib(m.rendererRssPeakMiB),
-      span('rendererRssPeakMiB', mib),
-      '',
-    ],
-    ['      of which private (RssAnon)', mib(m.rendererAnonPeakMiB), span('rendererAnonPeakMiB', mib), ''],
-    ["    page renderer's RSS after a forced GC", mib(m.rendererRssAfterGcMiB), span('rendererRssAfterGcMiB', mib), ''],
-  ];
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const table = rows.map((r) =>
-    r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('   '),
-  );
-  return [
-    '',
-    `viewer on the same round: material.json ${(result.material.bytes / 1024 / 1024).toFixed(1)} MiB, ${result.material.entries} entries; ` +
-      `${result.runs.length} runs, each in a fresh browser context; ${result.machine.chromium}`,
-    '',
-    ...table,
-    '',
-    `(c) scrolled ${m.scrollStops} stops (40 screens, then 60 jumps end to end) in ${fmt(m.scrollMs)}, ${m.longTasks} long tasks (> 50 ms) in the phase`,
-    `load per run: ${result.runs.map((r) => r.load).join(' | ')}; before ${result.machine.loadBefore}, after ${result.machine.loadAfter}`,
-    '',
-    ...result.verdicts,
-    '',
-  ];
 }
