@@ -15,7 +15,8 @@ import { Card, CardsFrame } from '../schemas/cards';
 import { Material } from '../schemas/material';
 import { parseNotes } from '../schemas/notes';
 import { jsonErrorOffset } from './json-position';
-import { MaterialIndex, splitMaterial, statSignature } from './material-index';
+import { MaterialIndex, statSignature } from './material-index';
+import { readMaterial } from './material-read';
 import { assertNoLinks, type ReviewDir } from './review-dir';
 
 /** What a read of one review file found: its state and a hash of its bytes (null when missing). */
@@ -53,7 +54,7 @@ export interface SettleOptions {
   maxWaitMs?: number;
 }
 
-const MAX_ISSUES = 100;
+export const MAX_ISSUES = 100;
 
 /**
  * Reads a JSON file; when it does not parse, reads again after a pause until it parses,
@@ -91,18 +92,58 @@ export class ReviewFiles {
     const before = await signature(path);
     const cached = this.cache.get(file);
     if (cached && before !== null && cached.signature === before) return cached.snapshot as Snapshot<ServedOf[F]>;
-    const read = await readSettled(path, this.settle);
-    const after = await signature(path);
-    const hash = read.bytes ? sha256(read.bytes) : null;
-    const snapshot = (
-      file === 'material'
-        ? roundSnapshot(read, hash, path, after !== null && after === before ? after : null)
-        : { state: toState(file, read), hash }
-    ) as Snapshot<ServedOf[F]>;
+    const { snapshot, after } = file === 'material' ? await this.readRound(path) : await this.readWhole(file, path);
     // A broken file is cached too: its bytes stood still for a retry, and any change alters the signature.
     if (after !== null && after === before) this.cache.set(file, { signature: after, snapshot });
     else this.cache.delete(file);
-    return snapshot;
+    return snapshot as Snapshot<ServedOf[F]>;
+  }
+
+  private async readWhole(
+    file: ReviewFile,
+    path: string,
+  ): Promise<{ snapshot: Snapshot<unknown>; after: string | null }> {
+    const read = await readSettled(path, this.settle);
+    return {
+      snapshot: { state: toState(file, read), hash: read.bytes ? sha256(read.bytes) : null },
+      after: await signature(path),
+    };
+  }
+
+  /**
+   * material.json in one streamed pass (see readMaterial). A file that is not JSON is read
+   * whole to say where it breaks, after waiting for a writer to finish; one that parses by
+   * then is read again.
+   */
+  private async readRound(path: string): Promise<{ snapshot: Snapshot<RoundState>; after: string | null }> {
+    for (let tries = 0; ; tries++) {
+      const before = await signature(path);
+      const read = await readMaterial(path);
+      const after = await signature(path);
+      if (read === null) return { snapshot: { state: { state: 'missing' }, hash: null }, after };
+      if (read.kind === 'not-json') {
+        const whole = await readSettled(path, this.settle);
+        const state = toState('material', whole);
+        if (state.state === 'ok' && tries < 2) continue;
+        const hash = whole.bytes ? sha256(whole.bytes) : null;
+        if (state.state !== 'ok') return { snapshot: { state, hash }, after: await signature(path) };
+        return {
+          snapshot: { state: { state: 'invalid-json', message: CHANGING, line: null, column: null }, hash },
+          after: null,
+        };
+      }
+      const { hash } = read;
+      if (read.kind === 'too-deep')
+        return {
+          snapshot: { state: { state: 'invalid-json', message: TOO_DEEP, line: null, column: null }, hash },
+          after,
+        };
+      if (read.kind === 'invalid-schema')
+        return { snapshot: { state: { state: 'invalid-schema', issues: read.issues }, hash }, after };
+      const stable = before !== null && before === after ? after : null;
+      const state = { state: 'ok' as const, version: hash.slice(0, 16), data: read.data };
+      return { snapshot: { state, hash, index: new MaterialIndex(state, read.places, path, stable) }, after };
+    }
   }
 
   /** A hash of the file's bytes as they are now (null when missing), without parsing them. */
@@ -118,24 +159,6 @@ export class ReviewFiles {
     if (state.state !== 'ok' || !index) return null;
     return { tree: state.data.source.tree ?? null, byRef: index.byRef };
   }
-}
-
-/**
- * material.json as the server keeps it: validated whole once, then split into its index
- * and the places of its diffs, so the parsed whole is dropped as soon as it is read.
- */
-function roundSnapshot(
-  read: SettledRead,
-  hash: string | null,
-  path: string,
-  signature: string | null,
-): Snapshot<RoundState> {
-  const state = toState('material', read);
-  if (state.state !== 'ok' || !read.bytes || !hash)
-    return { state: state as Exclude<RoundState, { state: 'ok' }>, hash };
-  const { entries, places } = splitMaterial(state.data.material, read.bytes);
-  const ok = { state: 'ok' as const, version: hash.slice(0, 16), data: { ...state.data, material: entries } };
-  return { state: ok, hash, index: new MaterialIndex(ok, places, path, signature) };
 }
 
 export function toState<F extends ReviewFile>(file: F, read: SettledRead): StateOf[F] {
@@ -175,6 +198,8 @@ function invalidSchema(error: z.ZodError): { state: 'invalid-schema'; issues: Is
 /** How deep a review file may nest; the contract's files need a handful of levels, a render payload a few more. */
 export const MAX_JSON_DEPTH = 256;
 /** The message of a file refused for its nesting (a state, not a crash: deeper JSON overflows the stack where it is used). */
+/** The message of a material.json that was rewritten each time it was read. */
+const CHANGING = 'material.json kept changing while it was read; it is read again on its next change';
 export const TOO_DEEP = `nested deeper than ${MAX_JSON_DEPTH} levels, which Involut does not read`;
 
 /**
@@ -212,7 +237,7 @@ function withoutContent(message: string): string {
 }
 
 /** How deeply a parsed JSON value nests, without recursion. */
-function depthOf(value: unknown): number {
+export function depthOf(value: unknown): number {
   let deepest = 0;
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {
