@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { Entry } from '../model/entry';
 import { treeMove, visibleRows, type TreeKey, type TreeNode, type TreeRow } from '../model/file-tree';
+import { useWantDiffs } from '../state/diffs';
 import { scrollRowIntoView, useRowWindow } from '../state/useRowWindow';
 import { Visible } from './Visible';
 
@@ -34,6 +35,15 @@ export function TreeRows({ tree, scroller, onOpen, isViewed, current }: Props) {
   const list = useRef<HTMLUListElement>(null);
   const { start, end } = useRowWindow(scroller, list, rows.length, ROW);
   const focusStop = useRef(false);
+  // The files the tree shows are one click away: their diffs are fetched while the reader looks.
+  const shownRefs = useMemo(
+    () =>
+      rows
+        .slice(start, end)
+        .flatMap(({ node }) => (node.entry && node.entry.diff === undefined ? [node.entry.ref] : [])),
+    [rows, start, end],
+  );
+  useWantDiffs(shownRefs, true);
 
   const toggle = (path: string) =>
     setClosed((was) => {
