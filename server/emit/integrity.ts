@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { InvolutError } from '../errors';
-import { ZERO_OID, type RawChange } from '../git/diff';
+import type { RawChange } from '../git/diff';
 import type { Repo } from '../git/repo';
 import { isAlive } from '../process-alive';
 
@@ -10,28 +10,19 @@ const GC_PATIENCE_MS = 60_000;
 
 /**
  * Fails the round unless every object it added to the repository is still there: the
- * tree, the folders along each changed path and each changed file's blob (everything
- * else is the base's). Until the round's ref was pinned they were reachable from nothing,
- * and a `git gc --prune=now` running meanwhile may have removed them; a gc still under way
- * is waited for first, since it removes what it found unreachable when it started.
+ * tree, the folders it changed or added and each changed file's blob (everything else is
+ * the base's). Until the round's ref was pinned they were reachable from nothing, and a
+ * `git gc --prune=now` running meanwhile may have removed them; a gc still under way is
+ * waited for first, since it removes what it found unreachable when it started.
  */
-export async function verifyStored(repo: Repo, tree: string, changes: RawChange[]): Promise<void> {
+export async function verifyStored(repo: Repo, tree: string, changes: RawChange[], folders: string[]): Promise<void> {
   await gcFinished(repo.gcPidFile);
-  const questions = new Set([tree]);
-  for (const change of changes) {
-    if (change.status === 'D') continue;
-    if (!ZERO_OID.test(change.newOid) && change.newMode !== GITLINK) questions.add(change.newOid);
-    // Asked by its bytes (a folder's name need not be UTF-8), as latin1 keeps them one to one.
-    const file = change.pathBytes?.toString('latin1') ?? Buffer.from(change.path).toString('latin1');
-    if (file.includes('\n')) continue;
-    for (let at = file.indexOf('/'); at !== -1; at = file.indexOf('/', at + 1))
-      questions.add(`${tree}:${file.slice(0, at)}`);
-  }
+  const blobs = changes.filter((c) => c.status !== 'D' && c.newMode !== GITLINK).map((c) => c.newOid);
   const answer = await repo.git.run(
-    ['cat-file', '--batch-check=%(objectname)'],
+    ['cat-file', '--buffer', '--batch-check=%(objectname)'],
     {},
     [],
-    Buffer.from(`${[...questions].join('\n')}\n`, 'latin1'),
+    Buffer.from(`${[tree, ...folders, ...blobs].join('\n')}\n`),
   );
   if (answer.split('\n').some((line) => line.endsWith(' missing'))) {
     throw new InvolutError(

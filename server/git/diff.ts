@@ -31,47 +31,36 @@ export interface FileDiff {
 
 export const ZERO_OID = /^0+$/;
 const RAW_END = Buffer.from('\0\0');
+const FOLDER = '040000';
 const SECTION_START = Buffer.from('\ndiff --git ');
 
-/** The git command that makes a round's diff: raw records, then (with `patches`) every file's patch. */
-export function roundDiff(base: string, tree: string, patches = true): string[] {
-  return [
-    'diff',
-    ...DIFF_FLAGS,
-    '--raw',
-    ...(patches ? ['-p'] : []),
-    '-z',
-    '-M',
-    '--no-abbrev',
-    base,
-    tree,
-    ...WITHOUT_REVIEW,
-  ];
+/** The git command that makes a round's diff: raw records, then every file's patch. */
+export function roundDiff(base: string, tree: string): string[] {
+  return ['diff', ...DIFF_FLAGS, '--raw', '-p', '-z', '-M', '-t', '--no-abbrev', base, tree, ...WITHOUT_REVIEW];
 }
 
 /**
- * Runs one `git diff --raw -p -z -M` between base and tree and yields each file's
+ * Runs one `git diff --raw -p -z -M -t` between base and tree and yields each file's
  * change with its patch, in git's order, holding at most one file's patch in memory.
  * `onChanges` receives the whole change list before the first patch is yielded, so
- * per-file facts (sizes, attributes, commits) can be looked up in batches meanwhile.
+ * per-file facts (sizes, attributes, commits) can be looked up in batches meanwhile, and
+ * the ids of the folders the tree changed or added (`-t`: raw records of their own, no patch).
  */
 export async function* diffTrees(
   repo: Repo,
   base: string,
   tree: string,
-  onChanges: (changes: RawChange[]) => Promise<void>,
+  onChanges: (changes: RawChange[], folders: string[]) => Promise<void>,
 ): AsyncGenerator<FileDiff> {
   const child = repo.git.spawn(roundDiff(base, tree));
   const done = exited(child, 'git diff');
   done.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
   child.stdin.end();
-
   let head: Buffer[] = [];
   let changes: RawChange[] | null = null;
   const splitter = new SectionSplitter();
   const pending: Buffer[] = [];
   let next = 0;
-
   const drain = function* (sections: Buffer[]): Generator<FileDiff> {
     pending.push(...sections);
     // A type change prints two sections (a deletion, then a creation) for one raw record.
@@ -83,26 +72,27 @@ export async function* diffTrees(
       next++;
     }
   };
-
-  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-    if (changes === null) {
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      if (changes !== null) {
+        yield* drain(splitter.push(chunk));
+        continue;
+      }
       head.push(chunk);
       const joined = Buffer.concat(head);
       const end = joined.indexOf(RAW_END);
       if (end === -1) continue;
-      changes = parseRaw(joined.subarray(0, end + 1));
+      changes = await listed(parseRaw(joined.subarray(0, end + 1)), onChanges);
       head = [];
-      await onChanges(changes);
       yield* drain(splitter.push(joined.subarray(end + 2)));
-    } else {
-      yield* drain(splitter.push(chunk));
     }
+    await done;
+  } finally {
+    child.kill(); // a reader that stopped early (a failure) leaves git no one to write to
   }
-  await done;
   if (changes === null) {
     // No separator: either nothing changed, or only raw records came (no patch at all).
-    changes = parseRaw(Buffer.concat(head));
-    await onChanges(changes);
+    changes = await listed(parseRaw(Buffer.concat(head)), onChanges);
   }
   yield* drain(splitter.end());
   if (next !== changes.length) {
@@ -110,12 +100,18 @@ export async function* diffTrees(
   }
 }
 
-/**
- * The change list alone (`--raw`, no patches: milliseconds), the same records `diffTrees`
- * starts with, so per-file facts can be looked up while the patches are still being made.
- */
-export async function listChanges(repo: Repo, base: string, tree: string): Promise<RawChange[]> {
-  return parseRaw(await repo.git.runBytes(roundDiff(base, tree, false)));
+/** The files among raw records, once `onChanges` is told of them and of the folders. */
+async function listed(
+  records: RawChange[],
+  onChanges: (changes: RawChange[], folders: string[]) => Promise<void>,
+): Promise<RawChange[]> {
+  const isFolder = (c: RawChange) => c.oldMode === FOLDER || c.newMode === FOLDER;
+  const changes = records.filter((c) => !isFolder(c));
+  await onChanges(
+    changes,
+    records.filter((c) => c.newMode === FOLDER).map((c) => c.newOid),
+  );
+  return changes;
 }
 
 /** Parses `--raw -z` records: `:<old mode> <new mode> <old oid> <new oid> <status>\0<path>\0[<path>\0]`. */
