@@ -98,33 +98,19 @@ async function addBinaryFacts(entry: MaterialEntry, change: RawChange, blobs: Bl
   const dimensions = (head: Buffer) => imageDimensions(imageSize, head);
   const isImage = (file: string) => IMAGE_EXTENSIONS.has(path.extname(file).toLowerCase());
   // Both sides are asked for at once (git answers the second while the first is read).
-  const reads: Promise<void>[] = [];
-  if (mayKeepBefore(change)) {
-    const name = blobs.dir === null ? null : blobName(entry.ref, blobs);
-    reads.push(
-      blobs.reader.read({
-        oid: change.oldOid,
-        ...(blobs.dir !== null && name !== null ? { saveTo: path.join(blobs.dir, name) } : {}),
-        onHead: (head) => {
-          const size = dimensions(head);
-          if (size) entry.before_size = size;
-        },
-      }),
-    );
-    if (name !== null) entry.before = `blobs/${name}`;
-  }
-  if (!ZERO_OID.test(change.newOid) && change.newMode !== GITLINK && isImage(change.path)) {
-    reads.push(
-      blobs.reader.read({
-        oid: change.newOid,
-        onHead: (head) => {
-          const size = dimensions(head);
-          if (size) entry.size = size;
-        },
-      }),
-    );
-  }
-  for (const settled of await Promise.allSettled(reads)) if (settled.status === 'rejected') throw settled.reason;
+  const saved = mayKeepBefore(change) && blobs.dir !== null ? blobName(entry.ref, blobs) : null;
+  const [before, after] = await Promise.all([
+    mayKeepBefore(change)
+      ? blobs.reader.read(change.oldOid, saved === null ? undefined : path.join(blobs.dir!, saved))
+      : null,
+    !ZERO_OID.test(change.newOid) && change.newMode !== GITLINK && isImage(change.path)
+      ? blobs.reader.read(change.newOid)
+      : null,
+  ]);
+  if (saved !== null) entry.before = `blobs/${saved}`;
+  const [beforeSize, afterSize] = [before && dimensions(before), after && dimensions(after)];
+  if (beforeSize) entry.before_size = beforeSize;
+  if (afterSize) entry.size = afterSize;
 }
 
 /** `assets/hero.png` from base `a3f9c21…` → `assets_hero.png.a3f9c21.png`, made unique within the round. */
