@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { DIFF_FLAGS, WITHOUT_REVIEW, exited } from './git';
-import { pathFromGit } from './path-bytes';
+import { pathFromGit, splitBytes } from './path-bytes';
 import type { Repo } from './repo';
 
 /** One record of `git diff --raw`: what happened to one path between base and tree. */
@@ -105,8 +105,7 @@ async function listed(
   records: RawChange[],
   onChanges: (changes: RawChange[], folders: string[]) => Promise<void>,
 ): Promise<RawChange[]> {
-  const isFolder = (c: RawChange) => c.oldMode === FOLDER || c.newMode === FOLDER;
-  const changes = records.filter((c) => !isFolder(c));
+  const changes = records.filter((c) => c.oldMode !== FOLDER && c.newMode !== FOLDER);
   await onChanges(
     changes,
     records.filter((c) => c.newMode === FOLDER).map((c) => c.newOid),
@@ -117,45 +116,28 @@ async function listed(
 /** Parses `--raw -z` records: `:<old mode> <new mode> <old oid> <new oid> <status>\0<path>\0[<path>\0]`. */
 export function parseRaw(raw: Buffer): RawChange[] {
   // Split on NUL before decoding: a path need not be UTF-8, and must keep its bytes.
-  const fields: Buffer[] = [];
-  for (let start = 0; start <= raw.length;) {
-    const end = raw.indexOf(0, start);
-    fields.push(raw.subarray(start, end === -1 ? raw.length : end));
-    start = end === -1 ? raw.length + 1 : end + 1;
-  }
+  const fields = splitBytes(raw, 0);
   const changes: RawChange[] = [];
-  const named = (change: Omit<RawChange, 'path'>, pathField: Buffer, fromField?: Buffer): RawChange => {
-    const path = pathFromGit(pathField);
-    const from = fromField ? pathFromGit(fromField) : null;
-    return {
-      ...change,
+  for (let i = 0; i < fields.length;) {
+    const meta = fields[i++]!.toString('latin1');
+    if (!meta.startsWith(':')) continue;
+    const [oldMode = '', newMode = '', oldOid = '', newOid = '', score = ''] = meta.slice(1).split(' ');
+    // A rename or a copy (which reads as an addition) names its old path first.
+    const moved = score[0] === 'R' || score[0] === 'C';
+    const from = moved ? pathFromGit(fields[i++]!) : null;
+    const path = pathFromGit(fields[i++]!);
+    changes.push({
+      status: score[0] === 'C' ? 'A' : (score[0] as RawChange['status']),
+      oldMode,
+      newMode,
+      oldOid,
+      newOid,
       path: path.text,
       ...(path.bytes ? { pathBytes: path.bytes } : {}),
       ...(from ? { from: from.text } : {}),
       ...(from?.bytes ? { fromBytes: from.bytes } : {}),
-    };
-  };
-  for (let i = 0; i < fields.length;) {
-    const meta = fields[i++]!.toString('latin1');
-    if (!meta.startsWith(':')) continue;
-    const [oldMode, newMode, oldOid, newOid, score] = meta.slice(1).split(' ') as [
-      string,
-      string,
-      string,
-      string,
-      string,
-    ];
-    const letter = score[0] as RawChange['status'] | 'C';
-    if (letter === 'R' || letter === 'C') {
-      const from = fields[i++]!;
-      const path = fields[i++]!;
-      const similarity = Number(score.slice(1));
-      changes.push(
-        named({ status: letter === 'R' ? 'R' : 'A', oldMode, newMode, oldOid, newOid, similarity }, path, from),
-      );
-    } else {
-      changes.push(named({ status: letter, oldMode, newMode, oldOid, newOid }, fields[i++]!));
-    }
+      ...(moved ? { similarity: Number(score.slice(1)) } : {}),
+    });
   }
   return changes;
 }
