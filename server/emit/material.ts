@@ -6,9 +6,9 @@ import { pipeline } from 'node:stream/promises';
 import type { MaterialEntry, Source, Status } from '../../schemas/material';
 import { generatedAttribute } from '../git/attributes';
 import { captureTree, forgetCapturedIndex } from '../git/capture';
-import { diffTrees, ZERO_OID, type RawChange } from '../git/diff';
+import { diffTrees, liveOids, type RawChange } from '../git/diff';
 import { roundLog, type Commit, type RoundLog } from '../git/log';
-import { BlobReader, blobSizes } from '../git/objects';
+import { BlobReader, objectSizes } from '../git/objects';
 import type { Repo } from '../git/repo';
 import { assertReviewDirSafe, assertWritable, type ReviewDir } from '../review-dir';
 import { resolveBase, type Base, type BaseOptions } from './base';
@@ -16,7 +16,7 @@ import { buildEntry, type EntryFacts } from './entry';
 import { isGenerated } from './generated';
 import { addProvenance, lookUpProvenance, type Provenance } from './provenance';
 import { excludeReview, reviewExcluded, reviewInCapture, TRACKED_WARNING } from './ignore';
-import { verifyStored } from './integrity';
+import { storedSizes } from './integrity';
 import { loadPrivacy, type PrivacyCheck } from './privacy';
 import {
   claimRound,
@@ -199,16 +199,16 @@ async function writeMaterial(
   // Read-only, so under way while the round is claimed; the check waits for the pin (see verifyStored).
   const provenance = lookUpProvenance(repo, base.oid, tree);
   const head = Promise.all([claimed, commits]).then(([round, log]) => materialHead(repo, base, tree, round, log));
-  let verified: Promise<void> = Promise.resolve();
   for (const early of [provenance, head, claimed]) early.catch(() => {}); // awaited below
   async function* text(): AsyncGenerator<string> {
     let batch = '';
     let facts: EntryFacts | null = null;
     let states: Provenance | null = null;
     const lookUp = async (changes: RawChange[], folders: string[]) => {
-      verified = claimed.then(() => verifyStored(repo, tree, changes, folders));
-      verified.catch(() => {}); // awaited below
-      const known = commits.then((log) => lookUpFacts(repo, changes, log.byPath, withheld));
+      // The sizes come with the check that the round's objects are all there, once its tree is pinned.
+      const sizes = claimed.then(() => storedSizes(repo, tree, changes, folders));
+      sizes.catch(() => {}); // awaited in lookUpFacts
+      const known = commits.then((log) => lookUpFacts(repo, changes, log.byPath, withheld, sizes));
       [facts, states, batch] = await Promise.all([known, provenance, head]);
     };
     const blobs = { reader, dir: review.blobs, shortBase: base.oid.slice(0, 7), taken: new Set<string>() };
@@ -228,7 +228,7 @@ async function writeMaterial(
   }
   try {
     await pipeline(Readable.from(text(), { objectMode: false, highWaterMark: 1 }), createWriteStream(temporary));
-    await Promise.all([reader.close(), verified]);
+    await reader.close();
     summary.round = await claimed;
     const kept = keptMaterial(review, summary.round);
     await rename(temporary, kept);
@@ -261,16 +261,16 @@ export async function lookUpFacts(
   changes: RawChange[],
   commits: Map<string, Commit[]>,
   withheld: PrivacyCheck,
+  sizes: Promise<Map<string, number>> = objectSizes(repo, liveOids(changes)),
 ): Promise<EntryFacts> {
-  const oids = changes.map((c) => (c.status === 'D' ? c.oldOid : c.newOid)).filter((oid) => !ZERO_OID.test(oid));
-  const [sizes, attributes] = await Promise.all([
-    blobSizes(repo, oids),
+  const [known, attributes] = await Promise.all([
+    sizes,
     generatedAttribute(
       repo,
       changes.map((c) => c.pathBytes ?? c.path),
     ),
   ]);
-  return { commits, sizes, withheld, generated: (file) => isGenerated(file, attributes.get(file)) };
+  return { commits, sizes: known, withheld, generated: (file) => isGenerated(file, attributes.get(file)) };
 }
 
 /** Everything of material.json before the entries, which are streamed in after it. */

@@ -113,6 +113,11 @@ async function listed(
   return changes;
 }
 
+/** The ids of what each change leaves to look at: the new blob, or a deleted file's old one. */
+export function liveOids(changes: RawChange[]): string[] {
+  return changes.map((c) => (c.status === 'D' ? c.oldOid : c.newOid)).filter((oid) => !ZERO_OID.test(oid));
+}
+
 /** Parses `--raw -z` records: `:<old mode> <new mode> <old oid> <new oid> <status>\0<path>\0[<path>\0]`. */
 export function parseRaw(raw: Buffer): RawChange[] {
   // Split on NUL before decoding: a path need not be UTF-8, and must keep its bytes.

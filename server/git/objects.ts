@@ -2,18 +2,18 @@ import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { exited } from './git';
 import type { Repo } from './repo';
 
-/** Sizes in bytes of many blobs at once (`git cat-file --batch-check`); unknown ids are left out. */
-export async function blobSizes(repo: Repo, oids: string[]): Promise<Map<string, number>> {
+/** Sizes in bytes of many objects at once (`git cat-file --batch-check`); ids git lacks are left out. */
+export async function objectSizes(repo: Repo, oids: string[]): Promise<Map<string, number>> {
   const sizes = new Map<string, number>();
   if (oids.length === 0) return sizes;
   // --buffer: answers come in a few large writes instead of one flush per object.
-  const args = ['cat-file', '--buffer', '--batch-check=%(objectname) %(objecttype) %(objectsize)'];
+  const args = ['cat-file', '--buffer', '--batch-check=%(objectname) %(objectsize)'];
   const text = (await repo.git.runBytes(args, {}, [], Buffer.from(`${[...new Set(oids)].join('\n')}\n`))).toString(
     'latin1',
   );
   for (const line of text.split('\n')) {
-    const [oid, type, size] = line.split(' ');
-    if (oid && type === 'blob') sizes.set(oid, Number(size));
+    const [oid, size] = line.split(' ');
+    if (oid && size !== 'missing' && size !== undefined) sizes.set(oid, Number(size));
   }
   return sizes;
 }
