@@ -196,23 +196,24 @@ async function writeMaterial(
   };
   const temporary = path.join(review.dir, `.material.json.${process.pid}.round.tmp`);
   const reader = new BlobReader(repo);
-  // Read-only, so under way while the round is claimed; the check waits for the pin (see verifyStored).
+  let facts: EntryFacts | null = null;
+  let states: Provenance | null = null;
+  let batch = '';
+  const lookUp = async (changes: RawChange[], folders: string[]) => {
+    // The sizes come with the check that the round's objects are all there, once its tree is pinned.
+    const sizes = claimed.then(() => storedSizes(repo, tree, changes, folders));
+    sizes.catch(() => {}); // awaited in lookUpFacts
+    const known = commits.then((log) => lookUpFacts(repo, changes, log.byPath, withheld, sizes));
+    [facts, states, batch] = await Promise.all([known, provenance, head]);
+  };
+  // git diff first: the longest of the round's reads. All are read-only, so under way while the round is claimed.
+  const files = diffTrees(repo, base.oid, tree, lookUp);
   const provenance = lookUpProvenance(repo, base.oid, tree);
   const head = Promise.all([claimed, commits]).then(([round, log]) => materialHead(repo, base, tree, round, log));
   for (const early of [provenance, head, claimed]) early.catch(() => {}); // awaited below
   async function* text(): AsyncGenerator<string> {
-    let batch = '';
-    let facts: EntryFacts | null = null;
-    let states: Provenance | null = null;
-    const lookUp = async (changes: RawChange[], folders: string[]) => {
-      // The sizes come with the check that the round's objects are all there, once its tree is pinned.
-      const sizes = claimed.then(() => storedSizes(repo, tree, changes, folders));
-      sizes.catch(() => {}); // awaited in lookUpFacts
-      const known = commits.then((log) => lookUpFacts(repo, changes, log.byPath, withheld, sizes));
-      [facts, states, batch] = await Promise.all([known, provenance, head]);
-    };
     const blobs = { reader, dir: review.blobs, shortBase: base.oid.slice(0, 7), taken: new Set<string>() };
-    for await (const file of diffTrees(repo, base.oid, tree, lookUp)) {
+    for await (const file of files) {
       const entry = await buildEntry(file, facts!, blobs);
       addProvenance(entry, file.change, states!);
       const json = `${summary.files === 0 ? '' : ','}\n${entryText(entry)}`;

@@ -46,16 +46,24 @@ export function roundDiff(base: string, tree: string): string[] {
  * per-file facts (sizes, attributes, commits) can be looked up in batches meanwhile, and
  * the ids of the folders the tree changed or added (`-t`: raw records of their own, no patch).
  */
-export async function* diffTrees(
+export function diffTrees(
   repo: Repo,
   base: string,
   tree: string,
   onChanges: (changes: RawChange[], folders: string[]) => Promise<void>,
 ): AsyncGenerator<FileDiff> {
+  // Started now, not at the first read, so git is at work while the caller starts its lookups.
   const child = repo.git.spawn(roundDiff(base, tree));
+  child.stdin.end();
+  return readDiff(child, onChanges);
+}
+
+async function* readDiff(
+  child: ReturnType<Repo['git']['spawn']>,
+  onChanges: (changes: RawChange[], folders: string[]) => Promise<void>,
+): AsyncGenerator<FileDiff> {
   const done = exited(child, 'git diff');
   done.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
-  child.stdin.end();
   let head: Buffer[] = [];
   let changes: RawChange[] | null = null;
   const splitter = new SectionSplitter();
