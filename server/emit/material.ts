@@ -71,7 +71,9 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
   // What git is asked here only reads; a base that cannot be resolved leaves everything as it was.
   const choose = async () => resolveBase(repo, options, await readBegin(review), await lastFinishedRound(review));
   const inCapture = reviewInCapture(repo);
-  inCapture.catch(() => {}); // awaited below
+  // Asked again when a round ran or was cleared meanwhile; a number taken since is found by the claim.
+  let pinned = roundRefNumbers(repo);
+  for (const early of [inCapture, pinned]) early.catch(() => {}); // awaited below
   // Once git ignores .review/ (every round after a repository's first), git add starts at once: it
   // writes a temporary index and objects no ref names, and the checks below run meanwhile.
   const early = (await reviewExcluded(repo))
@@ -102,8 +104,7 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
     if (waited) base = await choose();
     const commits = roundLog(repo, base.commit);
     commits.catch(() => {}); // awaited once the change list is known
-    await removeUnfinished(repo, review);
-    const pinned = roundRefNumbers(repo);
+    if ((await removeUnfinished(repo, review)) || waited) pinned = roundRefNumbers(repo);
     pinned.catch(() => {}); // awaited once the tree is captured
     const { added, tracked } = await inCapture;
     const tree = await (early ?? captureTree(repo, { reviewAdded: added, keepIndex: true }));

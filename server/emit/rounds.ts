@@ -136,19 +136,23 @@ export async function lockRounds(
 
 /**
  * Removes what rounds stopped before they finished left behind: their folder, its
- * temporary files, and the ref they pinned. Run under the lock, so no round is under way.
+ * temporary files, and the ref they pinned; says whether there was such a round. Run under
+ * the lock, so no round is under way.
  */
-export async function removeUnfinished(repo: Repo, review: ReviewDir): Promise<void> {
+export async function removeUnfinished(repo: Repo, review: ReviewDir): Promise<boolean> {
+  let removed = false;
   for (const n of await roundFolders(review)) {
     if (await exists(keptMaterial(review, n))) continue;
     const pinned = await readRound(review, n).catch(() => null);
     if (pinned) await repo.git.tryRun(['update-ref', '-d', roundRef(n), pinned.tree]);
     await rm(roundDir(review, n), { recursive: true, force: true });
+    removed = true;
   }
   const leftovers = (await readdir(review.dir).catch(() => [] as string[])).filter((name) =>
     /^\.material\.json\..*\.tmp$/.test(name),
   );
   await Promise.all(leftovers.map((name) => rm(path.join(review.dir, name), { force: true })));
+  return removed;
 }
 
 /** The numbers of the pinned round refs (`refs/involut/rounds/<n>`), every worktree's. */
