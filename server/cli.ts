@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import leven from 'leven';
 import { version } from '../package.json';
 import { InvolutError, machineFault } from './errors';
 import { involutCommand, runnable } from './invocation';
@@ -207,7 +206,7 @@ async function main(argv: string[]): Promise<number> {
     // `involut` alone, or with flags only, means `involut serve`.
     const name = given ?? 'serve';
     const chosen = COMMANDS[name];
-    if (!chosen) throw unknownCommand(name);
+    if (!chosen) throw await unknownCommand(name);
     if (args.includes('--help') || args.includes('-h')) return help(given);
     const { values } = parse(args, chosen.options, name);
     return (await chosen.run(values, new Output(values.json === true, values.quiet === true))) ?? 0;
@@ -229,7 +228,9 @@ function splitCommand(argv: string[]): { name: string | undefined; args: string[
   return { name: undefined, args: argv };
 }
 
-function unknownCommand(name: string): InvolutError {
+async function unknownCommand(name: string): Promise<InvolutError> {
+  // Loaded only for a mistyped command: every other start, `involut rounds` first, is spared it.
+  const { default: leven } = await import('leven');
   const nearest = Object.keys(COMMANDS)
     .map((known) => ({ known, distance: leven(name, known) }))
     .sort((a, b) => a.distance - b.distance)[0]!;

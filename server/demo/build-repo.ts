@@ -46,7 +46,7 @@ export async function buildDemoRepo(): Promise<DemoRepo> {
   const dir = path.join(folder, DEMO_NAME);
   try {
     await mkdir(dir);
-    const git = new Git(dir).simple();
+    const git = await new Git(dir).simple();
     await git.init(['--quiet', '--initial-branch=main']);
     await git.addConfig('user.name', 'Involut Demo');
     await git.addConfig('user.email', 'demo@involut.invalid');

@@ -95,60 +95,36 @@ function subjects(facts: EntryFacts, change: RawChange): string[] {
 async function addBinaryFacts(entry: MaterialEntry, change: RawChange, blobs: BlobStore): Promise<void> {
   imageSizeModule ??= import('image-size');
   const { imageSize } = await imageSizeModule;
-  const dimensions = (head: Buffer) => imageDimensions(imageSize, head);
-  const isImage = (file: string) => IMAGE_EXTENSIONS.has(path.extname(file).toLowerCase());
+  /** Width and height of a PNG, JPEG, GIF or WebP from its first bytes; undefined otherwise. */
+  const dimensions = (head: Buffer | null): ImageSize | undefined => {
+    if (head === null) return undefined;
+    try {
+      const { width, height, type } = imageSize(head);
+      return ['png', 'jpg', 'gif', 'webp'].includes(type ?? '') ? { w: width, h: height } : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const hasBefore = !ZERO_OID.test(change.oldOid) && change.oldMode !== GITLINK;
+  const isImage = IMAGE_EXTENSIONS.has(path.extname(change.path).toLowerCase());
+  const saved = hasBefore && blobs.dir !== null ? blobName(entry.ref, blobs) : null;
   // Both sides are asked for at once (git answers the second while the first is read).
-  const reads: Promise<void>[] = [];
-  if (mayKeepBefore(change)) {
-    const name = blobs.dir === null ? null : blobName(entry.ref, blobs);
-    reads.push(
-      blobs.reader.read({
-        oid: change.oldOid,
-        ...(blobs.dir !== null && name !== null ? { saveTo: path.join(blobs.dir, name) } : {}),
-        onHead: (head) => {
-          const size = dimensions(head);
-          if (size) entry.before_size = size;
-        },
-      }),
-    );
-    if (name !== null) entry.before = `blobs/${name}`;
-  }
-  if (!ZERO_OID.test(change.newOid) && change.newMode !== GITLINK && isImage(change.path)) {
-    reads.push(
-      blobs.reader.read({
-        oid: change.newOid,
-        onHead: (head) => {
-          const size = dimensions(head);
-          if (size) entry.size = size;
-        },
-      }),
-    );
-  }
-  for (const settled of await Promise.allSettled(reads)) if (settled.status === 'rejected') throw settled.reason;
+  const [before, after] = await Promise.all([
+    hasBefore ? blobs.reader.read(change.oldOid, saved === null ? undefined : path.join(blobs.dir!, saved)) : null,
+    !ZERO_OID.test(change.newOid) && change.newMode !== GITLINK && isImage ? blobs.reader.read(change.newOid) : null,
+  ]);
+  if (saved !== null) entry.before = `blobs/${saved}`;
+  const [beforeSize, afterSize] = [dimensions(before), dimensions(after)];
+  if (beforeSize) entry.before_size = beforeSize;
+  if (afterSize) entry.size = afterSize;
 }
 
 /** `assets/hero.png` from base `a3f9c21…` → `assets_hero.png.a3f9c21.png`, made unique within the round. */
-export function blobName(ref: string, blobs: Pick<BlobStore, 'shortBase' | 'taken'>): string {
+function blobName(ref: string, blobs: Pick<BlobStore, 'shortBase' | 'taken'>): string {
   const flat = ref.replaceAll('/', '_');
   const extension = path.extname(ref);
   let name = `${flat}.${blobs.shortBase}${extension}`;
   for (let n = 2; blobs.taken.has(name); n++) name = `${flat}.${blobs.shortBase}-${n}${extension}`;
   blobs.taken.add(name);
   return name;
-}
-
-/** Whether a change, when binary, has a before side to copy to blobs/. */
-function mayKeepBefore(change: RawChange): boolean {
-  return !ZERO_OID.test(change.oldOid) && change.oldMode !== GITLINK;
-}
-
-/** Width and height of a PNG, JPEG, GIF or WebP from its first bytes; undefined otherwise. */
-function imageDimensions(imageSize: (typeof import('image-size'))['imageSize'], head: Buffer): ImageSize | undefined {
-  try {
-    const { width, height, type } = imageSize(head);
-    if (!['png', 'jpg', 'gif', 'webp'].includes(type ?? '')) return undefined;
-    return { w: width, h: height };
-  } catch {
-    return undefined;
-  }
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { InvolutError } from '../errors';
-import { ZERO_OID, type RawChange } from '../git/diff';
+import { liveOids, type RawChange } from '../git/diff';
+import { objectSizes } from '../git/objects';
 import type { Repo } from '../git/repo';
 import { isAlive } from '../process-alive';
 
@@ -9,36 +10,29 @@ const GITLINK = '160000';
 const GC_PATIENCE_MS = 60_000;
 
 /**
- * Fails the round unless every object it added to the repository is still there: the
- * tree, the folders along each changed path and each changed file's blob (everything
- * else is the base's). Until the round's ref was pinned they were reachable from nothing,
- * and a `git gc --prune=now` running meanwhile may have removed them; a gc still under way
- * is waited for first, since it removes what it found unreachable when it started.
+ * The sizes of the objects a round's entries show, asked of git together with every object
+ * the round added to the repository: the tree, the folders it changed or added and each
+ * changed file's blob (everything else is the base's). Fails the round unless all of those
+ * are still there: until the round's ref was pinned they were reachable from nothing, and a
+ * `git gc --prune=now` running meanwhile may have removed them. Asked once the ref is
+ * pinned, and after a gc under way has ended: it removes what it found unreachable when it started.
  */
-export async function verifyStored(repo: Repo, tree: string, changes: RawChange[]): Promise<void> {
+export async function storedSizes(
+  repo: Repo,
+  tree: string,
+  changes: RawChange[],
+  folders: string[],
+): Promise<Map<string, number>> {
   await gcFinished(repo.gcPidFile);
-  const questions = new Set([tree]);
-  for (const change of changes) {
-    if (change.status === 'D') continue;
-    if (!ZERO_OID.test(change.newOid) && change.newMode !== GITLINK) questions.add(change.newOid);
-    // Asked by its bytes (a folder's name need not be UTF-8), as latin1 keeps them one to one.
-    const file = change.pathBytes?.toString('latin1') ?? Buffer.from(change.path).toString('latin1');
-    if (file.includes('\n')) continue;
-    for (let at = file.indexOf('/'); at !== -1; at = file.indexOf('/', at + 1))
-      questions.add(`${tree}:${file.slice(0, at)}`);
-  }
-  const answer = await repo.git.run(
-    ['cat-file', '--batch-check=%(objectname)'],
-    {},
-    [],
-    Buffer.from(`${[...questions].join('\n')}\n`, 'latin1'),
-  );
-  if (answer.split('\n').some((line) => line.endsWith(' missing'))) {
+  const added = changes.filter((c) => c.status !== 'D' && c.newMode !== GITLINK).map((c) => c.newOid);
+  const sizes = await objectSizes(repo, [tree, ...folders, ...added, ...liveOids(changes)]);
+  if ([tree, ...folders, ...added].some((oid) => !sizes.has(oid))) {
     throw new InvolutError(
       'round-incomplete',
       'Objects of this round were removed from git while it was captured (a `git gc --prune=now` or another cleanup ran meanwhile); nothing was kept: run `involut rounds` again.',
     );
   }
+  return sizes;
 }
 
 async function gcFinished(pidFile: string): Promise<void> {

@@ -3,12 +3,12 @@ import { copyFile, link, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { MaterialEntry, RoundCommit, Source, Status } from '../../schemas/material';
+import type { MaterialEntry, Source, Status } from '../../schemas/material';
 import { generatedAttribute } from '../git/attributes';
 import { captureTree, forgetCapturedIndex } from '../git/capture';
-import { diffTrees, listChanges, ZERO_OID, type RawChange } from '../git/diff';
+import { diffTrees, liveOids, type RawChange } from '../git/diff';
 import { roundLog, type Commit, type RoundLog } from '../git/log';
-import { BlobReader, blobSizes } from '../git/objects';
+import { BlobReader, objectSizes } from '../git/objects';
 import type { Repo } from '../git/repo';
 import { assertReviewDirSafe, assertWritable, type ReviewDir } from '../review-dir';
 import { resolveBase, type Base, type BaseOptions } from './base';
@@ -16,7 +16,7 @@ import { buildEntry, type EntryFacts } from './entry';
 import { isGenerated } from './generated';
 import { addProvenance, lookUpProvenance, type Provenance } from './provenance';
 import { excludeReview, reviewExcluded, reviewInCapture, TRACKED_WARNING } from './ignore';
-import { verifyStored } from './integrity';
+import { storedSizes } from './integrity';
 import { loadPrivacy, type PrivacyCheck } from './privacy';
 import {
   claimRound,
@@ -60,10 +60,10 @@ export interface EmitHooks {
 /**
  * Captures the round and writes `.review/material.json` and `.review/blobs/`, keeping the
  * material as `.review/rounds/<n>/material.json` and the cards written for the round before
- * as that round's `cards.json`. Rounds of one repository run one after
- * the other; a round's ref is pinned before its material is written and taken back if
- * anything fails, and material.json appears whole, or not at all, once every object of
- * the round is known to be in the repository.
+ * as that round's `cards.json`. Rounds of one repository run one after the other; a
+ * round's ref is pinned while its material is written, and taken back if anything fails;
+ * material.json appears whole, or not at all, once every object of the round is known to
+ * be in the repository.
  */
 export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHooks = {}): Promise<RoundSummary> {
   const review = await assertReviewDirSafe(repo.root);
@@ -71,7 +71,9 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
   // What git is asked here only reads; a base that cannot be resolved leaves everything as it was.
   const choose = async () => resolveBase(repo, options, await readBegin(review), await lastFinishedRound(review));
   const inCapture = reviewInCapture(repo);
-  inCapture.catch(() => {}); // awaited below
+  // Asked again when a round ran or was cleared meanwhile; a number taken since is found by the claim.
+  let pinned = roundRefNumbers(repo);
+  for (const early of [inCapture, pinned]) early.catch(() => {}); // awaited below
   // Once git ignores .review/ (every round after a repository's first), git add starts at once: it
   // writes a temporary index and objects no ref names, and the checks below run meanwhile.
   const early = (await reviewExcluded(repo))
@@ -102,29 +104,30 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
     if (waited) base = await choose();
     const commits = roundLog(repo, base.commit);
     commits.catch(() => {}); // awaited once the change list is known
-    await removeUnfinished(repo, review);
-    const pinned = roundRefNumbers(repo);
+    if ((await removeUnfinished(repo, review)) || waited) pinned = roundRefNumbers(repo);
     pinned.catch(() => {}); // awaited once the tree is captured
     const { added, tracked } = await inCapture;
     const tree = await (early ?? captureTree(repo, { reviewAdded: added, keepIndex: true }));
-    const record: RoundRecord = {
-      round: await nextRoundNumber(review, await pinned),
-      tree,
-      head: repo.head,
-      base: base.oid,
-      at: localIsoTime(),
-    };
-    while (!(await claimRound(repo, review, record))) record.round++;
+    const record: RoundRecord = { round: 0, tree, head: repo.head, base: base.oid, at: localIsoTime() };
+    let pinnedHere = false;
     let cardsKept: string | null = null;
-    try {
+    // Claimed while git diff runs: only the material's head and the check of its objects wait for it.
+    const claimed = (async () => {
+      record.round = await nextRoundNumber(review, await pinned);
+      while (!(await claimRound(repo, review, record))) record.round++;
+      pinnedHere = true;
       // Before the new material appears, so whoever sees round n finds the cards of the round before.
       cardsKept = await keepCards(review, record.round);
+      return record.round;
+    })();
+    try {
       const warnings = tracked ? [TRACKED_WARNING] : [];
-      return await writeMaterial(repo, review, { base, tree, round: record.round, warnings, withheld, commits });
+      return await writeMaterial(repo, review, { base, tree, claimed, warnings, withheld, commits });
     } catch (error) {
+      await claimed.catch(() => {});
       // The next attempt keeps the cards as they are then.
       if (cardsKept) await rm(cardsKept, { force: true });
-      await releaseRound(repo, review, record);
+      if (pinnedHere) await releaseRound(repo, review, record);
       throw error;
     }
   } finally {
@@ -155,28 +158,30 @@ async function openReview(repo: Repo, review: ReviewDir, onWait: (pid: number) =
 interface RoundFacts {
   base: Base;
   tree: string;
-  round: number;
+  /** The round's number, once its tree is pinned. */
+  claimed: Promise<number>;
   warnings: string[];
   withheld: PrivacyCheck;
   /** The round's commits, being looked up. */
   commits: Promise<RoundLog>;
 }
 
-/**
- * Streams the round's material, entry by entry, into its kept copy through a temporary
- * name, then links it into place as material.json; the before copy of each binary goes
- * to blobs/. One file's patch at a time is held in memory.
- */
+/** Entries go out in batches of about a mebibyte: thousands of small writes cost more than the bytes. */
 const BATCH = 1 << 20;
 
+/**
+ * Streams the round's material, entry by entry, into a temporary file, then renames it
+ * into the round's folder and links it into place as material.json; the before copy of
+ * each binary goes to blobs/. One file's patch at a time is held in memory.
+ */
 async function writeMaterial(
   repo: Repo,
   review: ReviewDir,
-  { base, tree, round, warnings, withheld, commits }: RoundFacts,
+  { base, tree, claimed, warnings, withheld, commits }: RoundFacts,
 ): Promise<RoundSummary> {
   await mkdir(review.blobs, { recursive: true });
   const summary: RoundSummary = {
-    round,
+    round: 0,
     base: base.oid,
     baseReason: base.reason,
     tree,
@@ -190,28 +195,26 @@ async function writeMaterial(
     generated: 0,
     warnings,
   };
-  const kept = keptMaterial(review, round);
-  const temporary = `${kept}.${process.pid}.tmp`;
+  const temporary = path.join(review.dir, `.material.json.${process.pid}.round.tmp`);
   const reader = new BlobReader(repo);
-  // What changed is listed by a git of its own, so the facts of the entries (and the check of the
-  // round's objects) are under way while the patches are made, instead of holding them up.
-  const listed = listChanges(repo, base.oid, tree);
-  const verified = listed.then((changes) => verifyStored(repo, tree, changes));
-  const known = listed.then(async (changes) => lookUpFacts(repo, changes, (await commits).byPath, withheld));
+  let facts: EntryFacts | null = null;
+  let states: Provenance | null = null;
+  let batch = '';
+  const lookUp = async (changes: RawChange[], folders: string[]) => {
+    // The sizes come with the check that the round's objects are all there, once its tree is pinned.
+    const sizes = claimed.then(() => storedSizes(repo, tree, changes, folders));
+    sizes.catch(() => {}); // awaited in lookUpFacts
+    const known = commits.then((log) => lookUpFacts(repo, changes, log.byPath, withheld, sizes));
+    [facts, states, batch] = await Promise.all([known, provenance, head]);
+  };
+  // git diff first: the longest of the round's reads. All are read-only, so under way while the round is claimed.
+  const files = diffTrees(repo, base.oid, tree, lookUp);
   const provenance = lookUpProvenance(repo, base.oid, tree);
-  const head = commits.then((log) => materialHead(repo, base, tree, round, log.commits));
-  for (const early of [verified, known, provenance, head]) early.catch(() => {}); // awaited below
-  // Entries go out in batches of about a mebibyte: thousands of small writes cost more than the bytes.
+  const head = Promise.all([claimed, commits]).then(([round, log]) => materialHead(repo, base, tree, round, log));
+  for (const early of [provenance, head, claimed]) early.catch(() => {}); // awaited below
   async function* text(): AsyncGenerator<string> {
-    // The head is ready once the entries' facts are (the commits are in both); git diff starts meanwhile.
-    let batch = '';
-    let facts: EntryFacts | null = null;
-    let states: Provenance | null = null;
-    const lookUp = async () => {
-      [facts, states, batch] = await Promise.all([known, provenance, head]);
-    };
     const blobs = { reader, dir: review.blobs, shortBase: base.oid.slice(0, 7), taken: new Set<string>() };
-    for await (const file of diffTrees(repo, base.oid, tree, lookUp)) {
+    for await (const file of files) {
       const entry = await buildEntry(file, facts!, blobs);
       addProvenance(entry, file.change, states!);
       const json = `${summary.files === 0 ? '' : ','}\n${entryText(entry)}`;
@@ -227,7 +230,9 @@ async function writeMaterial(
   }
   try {
     await pipeline(Readable.from(text(), { objectMode: false, highWaterMark: 1 }), createWriteStream(temporary));
-    await Promise.all([reader.close(), verified]);
+    await reader.close();
+    summary.round = await claimed;
+    const kept = keptMaterial(review, summary.round);
     await rename(temporary, kept);
     await publish(kept, review.material);
   } catch (error) {
@@ -258,20 +263,20 @@ export async function lookUpFacts(
   changes: RawChange[],
   commits: Map<string, Commit[]>,
   withheld: PrivacyCheck,
+  sizes: Promise<Map<string, number>> = objectSizes(repo, liveOids(changes)),
 ): Promise<EntryFacts> {
-  const oids = changes.map((c) => (c.status === 'D' ? c.oldOid : c.newOid)).filter((oid) => !ZERO_OID.test(oid));
-  const [sizes, attributes] = await Promise.all([
-    blobSizes(repo, oids),
+  const [known, attributes] = await Promise.all([
+    sizes,
     generatedAttribute(
       repo,
       changes.map((c) => c.pathBytes ?? c.path),
     ),
   ]);
-  return { commits, sizes, withheld, generated: (file) => isGenerated(file, attributes.get(file)) };
+  return { commits, sizes: known, withheld, generated: (file) => isGenerated(file, attributes.get(file)) };
 }
 
 /** Everything of material.json before the entries, which are streamed in after it. */
-function materialHead(repo: Repo, base: Base, tree: string, round: number, commits: RoundCommit[]): string {
+function materialHead(repo: Repo, base: Base, tree: string, round: number, { commits }: RoundLog): string {
   const source: Source = {
     kind: 'git',
     id: `${path.basename(repo.root)}@${repo.head ? repo.head.slice(0, 7) : 'no-commits'}`,
@@ -291,15 +296,14 @@ function materialHead(repo: Repo, base: Base, tree: string, round: number, commi
 }
 
 /**
- * An entry's JSON as it sits in the material's array, indented by four spaces. A long diff's
+ * An entry's JSON as it sits in the material's array, indented by four spaces. The diff's
  * JSON is put in after the indenting (JSON.stringify leaves only its own line breaks raw, and
  * none in a string), so its megabytes are not scanned and copied once more.
  */
 function entryText(entry: MaterialEntry): string {
-  const indent = (json: string) => `    ${json.replaceAll('\n', '\n    ')}`;
-  if (typeof entry.diff !== 'string' || entry.diff.length < 65_536) return indent(JSON.stringify(entry, null, 2));
-  const [before, after] = indent(JSON.stringify({ ...entry, diff: 0 }, null, 2)).split('"diff": 0');
-  return `${before}"diff": ${JSON.stringify(entry.diff)}${after}`;
+  const text = typeof entry.diff === 'string' ? entry.diff : null;
+  const json = `    ${JSON.stringify(text === null ? entry : { ...entry, diff: 0 }, null, 2).replaceAll('\n', '\n    ')}`;
+  return text === null ? json : json.replace('"diff": 0', () => `"diff": ${JSON.stringify(text)}`);
 }
 
 function count(summary: RoundSummary, entry: MaterialEntry): void {

@@ -1,6 +1,7 @@
 import type { MaterialEntry, PathState } from '../../schemas/material';
 import { WITHOUT_REVIEW } from '../git/git';
 import type { RawChange } from '../git/diff';
+import { pathFromGit, splitBytes } from '../git/path-bytes';
 import type { Repo } from '../git/repo';
 
 /** Where each changed path of a round stands in git, by path; a path can be in several states. */
@@ -14,9 +15,13 @@ export type Provenance = Map<string, Set<PathState>>;
  * stat'ed, and like every capture command they take no optional lock.
  */
 export async function lookUpProvenance(repo: Repo, base: string, tree: string): Promise<Provenance> {
-  const names = (args: string[]) => repo.git.run([...args, '--no-renames', '-z', ...WITHOUT_REVIEW]);
-  const [committed, staged, worktree] = await Promise.all([
-    repo.head && repo.head !== base ? names(['diff', '--name-only', base, repo.head]) : '',
+  // Decoded as the diff's paths are, so a name that is not UTF-8 finds its entry.
+  const names = async (args: string[]) =>
+    splitBytes(await repo.git.runBytes([...args, '--no-renames', '-z', ...WITHOUT_REVIEW]), 0)
+      .filter((field) => field.length > 0)
+      .map((field) => pathFromGit(field).text);
+  const [committed, staged, fields] = await Promise.all([
+    repo.head && repo.head !== base ? names(['diff', '--name-only', base, repo.head]) : [],
     names(['diff-index', '--cached', '--name-only', repo.head ?? repo.emptyTree]),
     // The tree is the "before" side here: a path it has and the index lacks is untracked.
     names(['diff-index', '--cached', '--name-status', tree]),
@@ -27,9 +32,8 @@ export async function lookUpProvenance(repo: Repo, base: string, tree: string): 
     if (states) states.add(state);
     else provenance.set(path, new Set([state]));
   };
-  for (const path of nameList(committed)) add(path, 'committed');
-  for (const path of nameList(staged)) add(path, 'staged');
-  const fields = nameList(worktree);
+  for (const path of committed) add(path, 'committed');
+  for (const path of staged) add(path, 'staged');
   for (let i = 0; i + 1 < fields.length; i += 2) add(fields[i + 1]!, fields[i] === 'D' ? 'untracked' : 'unstaged');
   return provenance;
 }
@@ -44,7 +48,3 @@ export function addProvenance(entry: MaterialEntry, change: RawChange, provenanc
 }
 
 const ORDER: PathState[] = ['committed', 'staged', 'unstaged', 'untracked'];
-
-function nameList(out: string): string[] {
-  return out.split('\0').filter((field) => field !== '');
-}

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { copyFile, link, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InvolutError } from '../errors';
 import type { Repo } from '../git/repo';
@@ -12,8 +12,9 @@ import { localIsoTime } from './time';
  * when it is claimed), `material.json` (written last, through a temporary name) and, once
  * the next round is captured, `cards.json` (the cards as they were then). A round
  * is finished once its `material.json` is there; one without it was stopped (Ctrl-C, a
- * kill, a full disk) and is removed, with its ref, by the next round. Checked by hand rather
- * than with zod, which `involut rounds` does not load otherwise.
+ * kill, a full disk) and is removed, with its ref, by the next round. What a round needs
+ * of earlier ones is in their `round.json` and refs: no earlier material is read. Checked by
+ * hand rather than with zod, which `involut rounds` does not load otherwise.
  */
 export interface RoundRecord {
   round: number;
@@ -79,18 +80,10 @@ export async function finishedRounds(review: ReviewDir): Promise<number[]> {
   return all.filter((_, i) => done[i]);
 }
 
-/**
- * What a finished round compared: its `round.json`, or for a round kept by an older Involut
- * (no `round.json`) the `source` of its material; null when neither says.
- */
+/** What a finished round compared (its `round.json`), or null when it does not say. */
 export async function readRound(review: ReviewDir, n: number): Promise<RoundRecord | null> {
   const record = await readJsonOrNull(recordFile(review, n));
-  if (isRoundRecord(record)) return record;
-  const material = await readJsonOrNull(keptMaterial(review, n));
-  if (!isRecord(material) || !isRecord(material.source)) return null;
-  const { tree, head, base } = material.source;
-  const older = { round: n, tree, head: head ?? null, base, at: material.generated };
-  return isRoundRecord(older) ? older : null;
+  return isRoundRecord(record) ? record : null;
 }
 
 /** The last finished round, the one "since the last round" compares with. */
@@ -143,19 +136,23 @@ export async function lockRounds(
 
 /**
  * Removes what rounds stopped before they finished left behind: their folder, its
- * temporary files, and the ref they pinned. Run under the lock, so no round is under way.
+ * temporary files, and the ref they pinned; says whether there was such a round. Run under
+ * the lock, so no round is under way.
  */
-export async function removeUnfinished(repo: Repo, review: ReviewDir): Promise<void> {
+export async function removeUnfinished(repo: Repo, review: ReviewDir): Promise<boolean> {
+  let removed = false;
   for (const n of await roundFolders(review)) {
     if (await exists(keptMaterial(review, n))) continue;
     const pinned = await readRound(review, n).catch(() => null);
     if (pinned) await repo.git.tryRun(['update-ref', '-d', roundRef(n), pinned.tree]);
     await rm(roundDir(review, n), { recursive: true, force: true });
+    removed = true;
   }
   const leftovers = (await readdir(review.dir).catch(() => [] as string[])).filter((name) =>
     /^\.material\.json\..*\.tmp$/.test(name),
   );
   await Promise.all(leftovers.map((name) => rm(path.join(review.dir, name), { force: true })));
+  return removed;
 }
 
 /** The numbers of the pinned round refs (`refs/involut/rounds/<n>`), every worktree's. */
@@ -184,7 +181,9 @@ export async function nextRoundNumber(review: ReviewDir, pinned: number[]): Prom
  */
 export async function claimRound(repo: Repo, review: ReviewDir, record: RoundRecord): Promise<boolean> {
   const ref = roundRef(record.round);
-  await writeFileAtomic(recordFile(review, record.round), `${JSON.stringify(record, null, 2)}\n`);
+  // Not synced: only a later round reads it, to clear this one if it never finished.
+  await mkdir(roundDir(review, record.round), { recursive: true });
+  await writeFile(recordFile(review, record.round), `${JSON.stringify(record, null, 2)}\n`);
   try {
     await repo.git.run(['update-ref', ref, record.tree, '']);
     return true;
@@ -205,27 +204,21 @@ export async function keepCards(review: ReviewDir, round: number): Promise<strin
   const previous = (await finishedRounds(review)).filter((n) => n < round).at(-1);
   if (previous === undefined) return null;
   const kept = keptCards(review, previous);
-  if (await exists(kept)) return null;
   const temporary = `${kept}.${process.pid}.tmp`;
   try {
     await copyFile(review.cards, temporary);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  try {
     // A link appears whole and refuses a name already taken; a file system without links gets an exclusive copy.
-    await link(temporary, kept).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EEXIST') throw error;
-      await copyFile(temporary, kept, constants.COPYFILE_EXCL);
-    });
+    await link(temporary, kept).catch((error: NodeJS.ErrnoException) =>
+      error.code === 'EEXIST' ? Promise.reject(error) : copyFile(temporary, kept, constants.COPYFILE_EXCL),
+    );
+    return kept;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return null;
+    // No cards.json: nothing to keep; a copy already kept: never written over.
+    if (['ENOENT', 'EEXIST'].includes((error as NodeJS.ErrnoException).code ?? '')) return null;
     throw error;
   } finally {
     await rm(temporary, { force: true });
   }
-  return kept;
 }
 
 /** Undoes a claim whose round failed: its folder and its ref (only while the ref still names its tree). */

@@ -1,4 +1,4 @@
-import { pathFromGit } from './path-bytes';
+import { pathFromGit, splitBytes } from './path-bytes';
 import type { Repo } from './repo';
 
 /**
@@ -12,9 +12,7 @@ export async function generatedAttribute(repo: Repo, paths: Array<string | Buffe
   const args = ['check-attr', '-z', '--stdin', '--all'];
   const input = Buffer.concat(paths.flatMap((p) => [Buffer.from(p), Buffer.from([0])]));
   const out = await repo.git.runBytes(args, {}, [], input);
-  const fields: Buffer[] = [];
-  for (let start = 0, end = out.indexOf(0); end !== -1; start = end + 1, end = out.indexOf(0, start))
-    fields.push(out.subarray(start, end));
+  const fields = splitBytes(out, 0);
   for (let i = 0; i + 2 < fields.length; i += 3) {
     const generated =
       fields[i + 1]!.toString('utf8') === GENERATED ? generatedValue(fields[i + 2]!.toString('utf8')) : undefined;

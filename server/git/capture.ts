@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { copyFile, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { isAlive } from '../process-alive';
@@ -80,7 +81,7 @@ async function keep(repo: Repo, index: string, tree: string): Promise<void> {
 async function seedIndex(real: string, temporary: string): Promise<void> {
   const info = await stat(real).catch(() => null);
   if (!info) return; // no commits and nothing staged: git starts from an empty index
-  await copyFile(real, temporary);
+  await copyFile(real, temporary, constants.COPYFILE_FICLONE); // a clone where the file system can, else a copy
   await utimes(temporary, info.atime, info.mtime);
 }
 

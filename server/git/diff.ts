@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { DIFF_FLAGS, WITHOUT_REVIEW, exited } from './git';
-import { pathFromGit } from './path-bytes';
+import { pathFromGit, splitBytes } from './path-bytes';
 import type { Repo } from './repo';
 
 /** One record of `git diff --raw`: what happened to one path between base and tree. */
@@ -31,47 +31,44 @@ export interface FileDiff {
 
 export const ZERO_OID = /^0+$/;
 const RAW_END = Buffer.from('\0\0');
+const FOLDER = '040000';
 const SECTION_START = Buffer.from('\ndiff --git ');
 
-/** The git command that makes a round's diff: raw records, then (with `patches`) every file's patch. */
-export function roundDiff(base: string, tree: string, patches = true): string[] {
-  return [
-    'diff',
-    ...DIFF_FLAGS,
-    '--raw',
-    ...(patches ? ['-p'] : []),
-    '-z',
-    '-M',
-    '--no-abbrev',
-    base,
-    tree,
-    ...WITHOUT_REVIEW,
-  ];
+/** The git command that makes a round's diff: raw records, then every file's patch. */
+export function roundDiff(base: string, tree: string): string[] {
+  return ['diff', ...DIFF_FLAGS, '--raw', '-p', '-z', '-M', '-t', '--no-abbrev', base, tree, ...WITHOUT_REVIEW];
 }
 
 /**
- * Runs one `git diff --raw -p -z -M` between base and tree and yields each file's
+ * Runs one `git diff --raw -p -z -M -t` between base and tree and yields each file's
  * change with its patch, in git's order, holding at most one file's patch in memory.
  * `onChanges` receives the whole change list before the first patch is yielded, so
- * per-file facts (sizes, attributes, commits) can be looked up in batches meanwhile.
+ * per-file facts (sizes, attributes, commits) can be looked up in batches meanwhile, and
+ * the ids of the folders the tree changed or added (`-t`: raw records of their own, no patch).
  */
-export async function* diffTrees(
+export function diffTrees(
   repo: Repo,
   base: string,
   tree: string,
-  onChanges: (changes: RawChange[]) => Promise<void>,
+  onChanges: (changes: RawChange[], folders: string[]) => Promise<void>,
 ): AsyncGenerator<FileDiff> {
+  // Started now, not at the first read, so git is at work while the caller starts its lookups.
   const child = repo.git.spawn(roundDiff(base, tree));
+  child.stdin.end();
+  return readDiff(child, onChanges);
+}
+
+async function* readDiff(
+  child: ReturnType<Repo['git']['spawn']>,
+  onChanges: (changes: RawChange[], folders: string[]) => Promise<void>,
+): AsyncGenerator<FileDiff> {
   const done = exited(child, 'git diff');
   done.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
-  child.stdin.end();
-
   let head: Buffer[] = [];
   let changes: RawChange[] | null = null;
   const splitter = new SectionSplitter();
   const pending: Buffer[] = [];
   let next = 0;
-
   const drain = function* (sections: Buffer[]): Generator<FileDiff> {
     pending.push(...sections);
     // A type change prints two sections (a deletion, then a creation) for one raw record.
@@ -83,26 +80,27 @@ export async function* diffTrees(
       next++;
     }
   };
-
-  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-    if (changes === null) {
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      if (changes !== null) {
+        yield* drain(splitter.push(chunk));
+        continue;
+      }
       head.push(chunk);
       const joined = Buffer.concat(head);
       const end = joined.indexOf(RAW_END);
       if (end === -1) continue;
-      changes = parseRaw(joined.subarray(0, end + 1));
+      changes = await listed(parseRaw(joined.subarray(0, end + 1)), onChanges);
       head = [];
-      await onChanges(changes);
       yield* drain(splitter.push(joined.subarray(end + 2)));
-    } else {
-      yield* drain(splitter.push(chunk));
     }
+    await done;
+  } finally {
+    child.kill(); // a reader that stopped early (a failure) leaves git no one to write to
   }
-  await done;
   if (changes === null) {
     // No separator: either nothing changed, or only raw records came (no patch at all).
-    changes = parseRaw(Buffer.concat(head));
-    await onChanges(changes);
+    changes = await listed(parseRaw(Buffer.concat(head)), onChanges);
   }
   yield* drain(splitter.end());
   if (next !== changes.length) {
@@ -110,56 +108,49 @@ export async function* diffTrees(
   }
 }
 
-/**
- * The change list alone (`--raw`, no patches: milliseconds), the same records `diffTrees`
- * starts with, so per-file facts can be looked up while the patches are still being made.
- */
-export async function listChanges(repo: Repo, base: string, tree: string): Promise<RawChange[]> {
-  return parseRaw(await repo.git.runBytes(roundDiff(base, tree, false)));
+/** The files among raw records, once `onChanges` is told of them and of the folders. */
+async function listed(
+  records: RawChange[],
+  onChanges: (changes: RawChange[], folders: string[]) => Promise<void>,
+): Promise<RawChange[]> {
+  const changes = records.filter((c) => c.oldMode !== FOLDER && c.newMode !== FOLDER);
+  await onChanges(
+    changes,
+    records.filter((c) => c.newMode === FOLDER).map((c) => c.newOid),
+  );
+  return changes;
+}
+
+/** The ids of what each change leaves to look at: the new blob, or a deleted file's old one. */
+export function liveOids(changes: RawChange[]): string[] {
+  return changes.map((c) => (c.status === 'D' ? c.oldOid : c.newOid)).filter((oid) => !ZERO_OID.test(oid));
 }
 
 /** Parses `--raw -z` records: `:<old mode> <new mode> <old oid> <new oid> <status>\0<path>\0[<path>\0]`. */
 export function parseRaw(raw: Buffer): RawChange[] {
   // Split on NUL before decoding: a path need not be UTF-8, and must keep its bytes.
-  const fields: Buffer[] = [];
-  for (let start = 0; start <= raw.length;) {
-    const end = raw.indexOf(0, start);
-    fields.push(raw.subarray(start, end === -1 ? raw.length : end));
-    start = end === -1 ? raw.length + 1 : end + 1;
-  }
+  const fields = splitBytes(raw, 0);
   const changes: RawChange[] = [];
-  const named = (change: Omit<RawChange, 'path'>, pathField: Buffer, fromField?: Buffer): RawChange => {
-    const path = pathFromGit(pathField);
-    const from = fromField ? pathFromGit(fromField) : null;
-    return {
-      ...change,
+  for (let i = 0; i < fields.length;) {
+    const meta = fields[i++]!.toString('latin1');
+    if (!meta.startsWith(':')) continue;
+    const [oldMode = '', newMode = '', oldOid = '', newOid = '', score = ''] = meta.slice(1).split(' ');
+    // A rename or a copy (which reads as an addition) names its old path first.
+    const moved = score[0] === 'R' || score[0] === 'C';
+    const from = moved ? pathFromGit(fields[i++]!) : null;
+    const path = pathFromGit(fields[i++]!);
+    changes.push({
+      status: score[0] === 'C' ? 'A' : (score[0] as RawChange['status']),
+      oldMode,
+      newMode,
+      oldOid,
+      newOid,
       path: path.text,
       ...(path.bytes ? { pathBytes: path.bytes } : {}),
       ...(from ? { from: from.text } : {}),
       ...(from?.bytes ? { fromBytes: from.bytes } : {}),
-    };
-  };
-  for (let i = 0; i < fields.length;) {
-    const meta = fields[i++]!.toString('latin1');
-    if (!meta.startsWith(':')) continue;
-    const [oldMode, newMode, oldOid, newOid, score] = meta.slice(1).split(' ') as [
-      string,
-      string,
-      string,
-      string,
-      string,
-    ];
-    const letter = score[0] as RawChange['status'] | 'C';
-    if (letter === 'R' || letter === 'C') {
-      const from = fields[i++]!;
-      const path = fields[i++]!;
-      const similarity = Number(score.slice(1));
-      changes.push(
-        named({ status: letter === 'R' ? 'R' : 'A', oldMode, newMode, oldOid, newOid, similarity }, path, from),
-      );
-    } else {
-      changes.push(named({ status: letter, oldMode, newMode, oldOid, newOid }, fields[i++]!));
-    }
+      ...(moved ? { similarity: Number(score.slice(1)) } : {}),
+    });
   }
   return changes;
 }

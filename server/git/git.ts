@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { simpleGit, type SimpleGit } from 'simple-git';
+import type { SimpleGit } from 'simple-git';
 import { InvolutError } from '../errors';
 
 /**
@@ -47,21 +47,23 @@ export interface GitEnv {
 /** The lines of git's stderr an error quotes: its whole message, not a wall of progress. */
 const QUOTED_LINES = 12;
 
+type GitChild = ChildProcessByStdio<Writable, Readable, Readable>;
+
 /**
  * The one owner of running git. Every command gets NEUTRAL_CONFIG and the minimal
  * environment. `simple()` is simple-git, for work off a round's path that its verbs
  * say plainly (building the demo's repository). A round's own commands go through
  * `run` (buffered) and `spawn` (streamed): simple-git's completion detection sleeps
  * 50 ms after every command that prints nothing (`add`, `update-ref`), a round runs
- * several of those in a row, and its diff must be read as a stream of bytes. A command
- * fails when it cannot start, or exits non-zero and says why on stderr (a silent
- * non-zero exit, as `rev-parse --verify --quiet` gives, returns its output).
+ * several of those in a row, and its diff must be read as a stream of bytes.
  */
 export class Git {
   constructor(readonly cwd: string) {}
 
   /** simple-git on this repository, with the same config and environment as every other command. */
-  simple(): SimpleGit {
+  async simple(): Promise<SimpleGit> {
+    // Loaded here: importing simple-git costs a round 50–65 ms of start-up, and no round uses it.
+    const { simpleGit } = await import('simple-git');
     // minimalEnv drops what simple-git's own guard refuses, but for the one variable it sets.
     return simpleGit({ baseDir: this.cwd, config: NEUTRAL_CONFIG, allowEnvironment: ['GIT_OPTIONAL_LOCKS'] }).env(
       minimalEnv({}),
@@ -75,51 +77,26 @@ export class Git {
 
   /** Like `run`, with `input` on stdin and stdout's exact bytes (paths need not be UTF-8). */
   async runBytes(args: string[], env: GitEnv = {}, extraConfig: string[] = [], input?: Buffer): Promise<Buffer> {
+    const child = this.spawn(args, env, extraConfig);
     const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    const code = await new Promise<number | null>((resolve, reject) => {
-      const child = spawn('git', gitArgs(args, extraConfig), {
-        cwd: this.cwd,
-        env: minimalEnv(env),
-        stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-      });
-      child.stdin?.on('error', () => {}); // git may exit without reading it all; its exit code tells
-      child.stdin?.end(input);
-      child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
-      child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
-      child.once('error', reject);
-      child.once('close', (exitCode, signal) => resolve(signal ? null : exitCode));
-    }).catch((error: unknown) => {
-      throw new InvolutError(
-        'git-failed',
-        `git ${args[0]} could not start: ${error instanceof Error ? error.message : String(error)}; is git installed and on PATH?`,
-      );
-    });
-    if (code === null || (code !== 0 && stderr.length > 0)) {
-      throw new InvolutError('git-failed', failure(`git ${args[0]}`, Buffer.concat(stderr).toString('utf8'), code));
-    }
+    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
+    child.stdin.end(input);
+    await exited(child, `git ${args[0]}`);
     return Buffer.concat(stdout);
   }
 
   /** Like `run`, but answers `null` instead of failing (for questions such as "does this ref exist?"). */
   async tryRun(args: string[], env: GitEnv = {}): Promise<string | null> {
-    try {
-      return await this.run(args, env);
-    } catch {
-      return null;
-    }
+    return this.run(args, env).catch(() => null);
   }
 
   /** Starts git with stdin and stdout as streams, for output too big to buffer. */
-  spawn(args: string[], env: GitEnv = {}): ChildProcessByStdio<Writable, Readable, Readable> {
-    const child = spawn('git', gitArgs(args), { cwd: this.cwd, env: minimalEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  spawn(args: string[], env: GitEnv = {}, extraConfig: string[] = []): GitChild {
+    const config = [...NEUTRAL_CONFIG, ...extraConfig].flatMap((c) => ['-c', c]);
+    const child = spawn('git', [...config, ...args], { cwd: this.cwd, env: minimalEnv(env), stdio: 'pipe' });
     child.stdin.on('error', () => {}); // git may exit without reading it all; its exit code tells
     return child;
   }
-}
-
-function gitArgs(args: string[], extraConfig: string[] = []): string[] {
-  return [...[...NEUTRAL_CONFIG, ...extraConfig].flatMap((c) => ['-c', c]), ...args];
 }
 
 /**
@@ -138,7 +115,10 @@ function minimalEnv(extra: GitEnv): NodeJS.ProcessEnv {
   return { ...env, GIT_OPTIONAL_LOCKS: '0', ...extra };
 }
 
-/** Resolves when a spawned git exits 0; otherwise rejects with git's own message. */
+/**
+ * Resolves when a spawned git exits 0; otherwise rejects with git's own message, its few
+ * stderr lines joined (`git add failed: <line> / <line>`), or the exit code when it said nothing.
+ */
 export function exited(child: ChildProcess & { stderr: Readable }, what: string): Promise<void> {
   let stderr = '';
   child.stderr.setEncoding('utf8');
@@ -146,22 +126,17 @@ export function exited(child: ChildProcess & { stderr: Readable }, what: string)
     if (stderr.length < 16_384) stderr += chunk;
   });
   return new Promise((resolve, reject) => {
-    child.once('error', (error) => reject(new InvolutError('git-failed', `${what} could not start: ${error.message}`)));
+    const fail = (message: string) => reject(new InvolutError('git-failed', `${what} ${message}`));
+    child.once('error', (error) => fail(`could not start: ${error.message}; is git installed and on PATH?`));
     child.once('close', (code, signal) => {
-      if (code === 0) resolve();
-      else reject(new InvolutError('git-failed', failure(what, stderr, signal ? null : code)));
+      if (code === 0) return resolve();
+      const lines = stderr
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean);
+      const more = lines.length > QUOTED_LINES ? ` / … (${lines.length - QUOTED_LINES} more lines)` : '';
+      const said = lines.slice(0, QUOTED_LINES).join(' / ') + more;
+      fail(`failed: ${said || (signal ? 'stopped by a signal' : `exit ${code}`)}`);
     });
   });
-}
-
-/** `git add failed: <git's message, its few lines joined>`. */
-function failure(what: string, stderr: string, code: number | null): string {
-  const lines = stderr
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean);
-  const said =
-    lines.slice(0, QUOTED_LINES).join(' / ') +
-    (lines.length > QUOTED_LINES ? ` / … (${lines.length - QUOTED_LINES} more lines)` : '');
-  return `${what} failed: ${said || (code === null ? 'stopped by a signal' : `exit ${code}`)}`;
 }

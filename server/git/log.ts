@@ -1,4 +1,4 @@
-import { pathFromGit } from './path-bytes';
+import { pathFromGit, splitBytes } from './path-bytes';
 import type { Repo } from './repo';
 
 /** A commit that touched a file. */
@@ -36,7 +36,7 @@ export async function roundLog(repo: Repo, from: string | null): Promise<RoundLo
     '--',
   ]);
   let order = 0;
-  for (const record of split(out, 0x1e)) {
+  for (const record of splitBytes(out, 0x1e)) {
     if (record.length === 0) continue;
     // A commit that touched nothing (a merge, an empty commit) has no NUL when it is the last.
     const cut = record.indexOf(0);
@@ -48,7 +48,7 @@ export async function roundLog(repo: Repo, from: string | null): Promise<RoundLo
     if (cut === -1) continue;
     const names = record.subarray(record[end + 1] === 0x0a ? end + 2 : end + 1);
     // Decoded as the diff's paths are, so a name that is not UTF-8 finds its entry.
-    for (const name of split(names, 0)) {
+    for (const name of splitBytes(names, 0)) {
       if (name.length === 0) continue;
       const file = pathFromGit(name).text;
       const list = byPath.get(file);
@@ -57,15 +57,4 @@ export async function roundLog(repo: Repo, from: string | null): Promise<RoundLo
     }
   }
   return { commits, byPath };
-}
-
-function split(bytes: Buffer, separator: number): Buffer[] {
-  const parts: Buffer[] = [];
-  let start = 0;
-  for (let end = bytes.indexOf(separator); end !== -1; end = bytes.indexOf(separator, start)) {
-    parts.push(bytes.subarray(start, end));
-    start = end + 1;
-  }
-  parts.push(bytes.subarray(start));
-  return parts;
 }

@@ -28,6 +28,18 @@ export function pathForGit(text: string, base64: string | undefined): string | B
   return base64 === undefined ? text : Buffer.from(base64, 'base64');
 }
 
+/** `bytes` cut at each `separator` byte; the pieces share its memory. */
+export function splitBytes(bytes: Buffer, separator: number): Buffer[] {
+  const parts: Buffer[] = [];
+  let start = 0;
+  for (let end = bytes.indexOf(separator); end !== -1; end = bytes.indexOf(separator, start)) {
+    parts.push(bytes.subarray(start, end));
+    start = end + 1;
+  }
+  parts.push(bytes.subarray(start));
+  return parts;
+}
+
 /** Length of the valid UTF-8 sequence starting at `at`, or 0 when the byte there starts none. */
 function sequenceLength(raw: Buffer, at: number): number {
   const lead = raw[at]!;

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { InvolutError } from '../errors';
 import { Git } from './git';
 
@@ -32,18 +31,12 @@ const EMPTY_TREES: Record<string, string> = {
   sha256: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321',
 };
 
+/** Where the top level and git's files are (absolute paths, one a line), and the hash format. */
 const WHERE = [
   'rev-parse',
   '--show-toplevel',
   '--path-format=absolute',
-  '--git-path',
-  'index',
-  '--git-path',
-  'info/exclude',
-  '--git-path',
-  'involut-index',
-  '--git-path',
-  'gc.pid',
+  ...['index', 'info/exclude', 'involut-index', 'gc.pid'].flatMap((file) => ['--git-path', file]),
   '--show-object-format',
 ];
 /** …with HEAD and its branch: `--abbrev-ref=loose` shortens as `symbolic-ref --short` does; a detached HEAD prints `HEAD`. */
@@ -53,47 +46,43 @@ const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 /**
  * Finds the repository that contains `dir` (the git top level, so a subfolder works too),
  * and refuses a git older than GIT_NEEDED. One git answers where everything is when HEAD
- * is a commit; a repository with no commits yet asks three at once.
+ * is a commit; in a repository with no commits yet that question fails whole, and three
+ * smaller ones are asked at once.
  */
 export async function openRepo(dir: string): Promise<Repo> {
   const probe = new Git(dir);
   const [all, version] = await Promise.all([probe.tryRun(PROBE), probe.tryRun(['version'])]);
   checkVersion(version);
-  const lines = all?.split('\n') ?? [];
-  if (all !== null && lines.length >= 9 && OBJECT_ID.test(lines[6]!)) {
-    const [top, indexFile, excludeFile, scratchIndex, gcPidFile, format, head, branch] = lines as [
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-    ];
-    return repoAt(
-      { top, indexFile, excludeFile, scratchIndex, gcPidFile, format },
-      head,
-      branch === 'HEAD' ? null : branch,
-    );
+  let lines = all?.split('\n') ?? [];
+  let head: string | null = lines[6] ?? '';
+  let branch: string | null = lines[7] === 'HEAD' ? null : (lines[7] ?? null);
+  if (!OBJECT_ID.test(head)) {
+    const [found, commit, name] = await Promise.all([
+      probe.tryRun(WHERE),
+      probe.tryRun(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']),
+      probe.tryRun(['symbolic-ref', '--quiet', '--short', 'HEAD']),
+    ]);
+    [lines, head, branch] = [found?.split('\n') ?? [], commit?.trim() || null, name?.trim() || null];
   }
-  const [found, head, branch] = await Promise.all([
-    probe.tryRun(WHERE),
-    probe.tryRun(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']),
-    probe.tryRun(['symbolic-ref', '--quiet', '--short', 'HEAD']),
-  ]);
-  const [top, indexFile, excludeFile, scratchIndex, gcPidFile, format] = (found ?? '').split('\n');
+  const [top, indexFile, excludeFile, scratchIndex, gcPidFile, format] = lines;
   if (!top || !indexFile || !excludeFile || !scratchIndex || !gcPidFile || !format) {
     throw new InvolutError(
       'not-a-repo',
       `${dir} is not inside a git working tree; run Involut from your repository or pass --repo DIR.`,
     );
   }
-  return repoAt(
-    { top, indexFile, excludeFile, scratchIndex, gcPidFile, format },
-    head?.trim() || null,
-    branch?.trim() || null,
-  );
+  const git = new Git(top);
+  return {
+    git,
+    root: top,
+    indexFile,
+    excludeFile,
+    scratchIndex,
+    gcPidFile,
+    head,
+    branch,
+    emptyTree: EMPTY_TREES[format] ?? (await git.run(['hash-object', '-t', 'tree', '/dev/null'])).trim(),
+  };
 }
 
 /** `git version 2.39.5` → fine; an older git, or none, is refused with the version needed. */
@@ -108,32 +97,4 @@ function checkVersion(answer: string | null): void {
       `Involut needs git ${needed} or later, and this is ${answer.trim()}; update git.`,
     );
   }
-}
-
-interface Where {
-  top: string;
-  indexFile: string;
-  excludeFile: string;
-  scratchIndex: string;
-  gcPidFile: string;
-  format: string;
-}
-
-async function repoAt(
-  { top, indexFile, excludeFile, scratchIndex, gcPidFile, format }: Where,
-  head: string | null,
-  branch: string | null,
-): Promise<Repo> {
-  const git = new Git(top);
-  return {
-    git,
-    root: top,
-    indexFile: path.resolve(top, indexFile),
-    excludeFile: path.resolve(top, excludeFile),
-    scratchIndex: path.resolve(top, scratchIndex),
-    gcPidFile: path.resolve(top, gcPidFile),
-    head,
-    branch,
-    emptyTree: EMPTY_TREES[format] ?? (await git.run(['hash-object', '-t', 'tree', '/dev/null'])).trim(),
-  };
 }

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -147,6 +147,28 @@ describe('errors from git', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toBe('involut: Involut needs git 2.31 or later, and this is git version 2.20.1; update git.\n');
     expect(existsSync(repo.path('.review'))).toBe(false);
+  });
+});
+
+describe("the user's own git", () => {
+  it('no git a round starts takes an optional lock (GIT_OPTIONAL_LOCKS=0), so an editor never meets index.lock', () => {
+    const repo = busyRepo(3);
+    repo.write('src/d0/f0.txt', 'edited\n');
+    const bin = tempDir('involut-logged-git-');
+    const log = path.join(bin, 'calls');
+    const real = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+    writeFileSync(
+      path.join(bin, 'git'),
+      `#!/bin/sh\necho "\${GIT_OPTIONAL_LOCKS:-unset}" >> ${log}\nexec ${real} "$@"\n`,
+    );
+    chmodSync(path.join(bin, 'git'), 0o755);
+    const env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, GIT_OPTIONAL_LOCKS: '1' };
+    for (const args of [['rounds', '--begin'], ['rounds']]) {
+      expect(spawnSync(process.execPath, [CLI, ...args, '--quiet'], { cwd: repo.dir, env }).status).toBe(0);
+    }
+    const calls = readFileSync(log, 'utf8').trim().split('\n');
+    expect(calls.length).toBeGreaterThan(10);
+    expect(new Set(calls)).toEqual(new Set(['0']));
   });
 });
 

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Material } from '../../schemas/material';
 import { cleanup, emit, entryOf, makeRepo, readMaterial, type TempRepo } from '../helpers/git-repo';
@@ -77,5 +78,21 @@ describe('provenance in a repository with no commits', () => {
     expect(entryOf(material, 'added.txt').provenance).toEqual(['staged']);
     expect(entryOf(material, 'loose.txt').provenance).toEqual(['untracked']);
     expect(material.source.commits).toEqual([]);
+  });
+});
+
+describe('provenance of a name that is not UTF-8', () => {
+  it('is found under the same name as its entry: staged, and untracked', async () => {
+    const repo = makeRepo();
+    repo.write('README.md', '# r\n');
+    repo.commit('initial');
+    // Written by bytes: é as Latin-1 (0xE9), which is no UTF-8.
+    const file = (stem: string) => Buffer.concat([Buffer.from(`${repo.dir}/${stem}`), Buffer.from([0xe9, 0x2e, 0x74])]);
+    writeFileSync(file('staged-caf'), 'staged\n');
+    repo.git(['add', '--all']);
+    writeFileSync(file('loose-caf'), 'untracked\n');
+    const { material } = await emit(repo.dir);
+    expect(entryOf(material, 'staged-caf⟨0xE9⟩.t').provenance).toEqual(['staged']);
+    expect(entryOf(material, 'loose-caf⟨0xE9⟩.t').provenance).toEqual(['untracked']);
   });
 });
