@@ -339,6 +339,22 @@ class MemoryProbe {
   }
 }
 
+/** The page's memory at the end of a run: its peaks, then what a forced garbage collection leaves. */
+async function memoryFigures(page: Page, probe: MemoryProbe, rss: ReturnType<typeof rendererSampler>) {
+  const peak = rss.stop();
+  await probe.afterGc();
+  await page.waitForTimeout(500);
+  return {
+    heapPeakMiB: probe.heapPeak / 1024 / 1024,
+    nodesPeak: probe.nodesPeak,
+    rendererRssPeakMiB: peak.rssMiB,
+    rendererAnonPeakMiB: peak.anonMiB,
+    heapAfterGcMiB: probe.heap / 1024 / 1024,
+    nodesAfterGc: probe.nodes,
+    rendererRssAfterGcMiB: (pageRenderer()?.rssKiB ?? 0) / 1024,
+  };
+}
+
 /**
  * In the page: waits (frame by frame) until `test` holds, and returns when the frame where
  * it first did has been rendered (a task queued from that frame's animation callbacks runs
@@ -639,22 +655,7 @@ async function rawRun(
     await page.waitForTimeout(500);
     await probe.sample();
     if (!options.full) {
-      const peak = rss.stop();
-      await probe.afterGc();
-      await page.waitForTimeout(500);
-      return {
-        rawFirstMs,
-        ...load,
-        jumpLastMs,
-        ...NOT_RUN,
-        heapPeakMiB: probe.heapPeak / 1024 / 1024,
-        nodesPeak: probe.nodesPeak,
-        rendererRssPeakMiB: peak.rssMiB,
-        rendererAnonPeakMiB: peak.anonMiB,
-        heapAfterGcMiB: probe.heap / 1024 / 1024,
-        nodesAfterGc: probe.nodes,
-        rendererRssAfterGcMiB: (pageRenderer()?.rssKiB ?? 0) / 1024,
-      };
+      return { rawFirstMs, ...load, jumpLastMs, ...NOT_RUN, ...(await memoryFigures(page, probe, rss)) };
     }
 
     // Search for a word only the last file's diff holds, from the top of the round.
@@ -718,10 +719,7 @@ async function rawRun(
     const inPhase = (list: Array<{ start: number; duration: number }>) => list.filter((e) => e.start >= phaseStart);
     const longestTaskMs = Math.max(0, ...inPhase(longtasks).map((e) => e.duration));
     const longestFrameMs = Math.max(0, ...inPhase(frames).map((e) => e.duration));
-    const peak = rss.stop();
-    await probe.afterGc();
-    await page.waitForTimeout(500);
-    const afterGc = pageRenderer();
+    const memory = await memoryFigures(page, probe, rss);
     return {
       rawFirstMs,
       ...load,
@@ -730,13 +728,7 @@ async function rawRun(
       longestTaskMs,
       longestFrameMs,
       longTasks: inPhase(longtasks).length,
-      heapPeakMiB: probe.heapPeak / 1024 / 1024,
-      nodesPeak: probe.nodesPeak,
-      rendererRssPeakMiB: peak.rssMiB,
-      rendererAnonPeakMiB: peak.anonMiB,
-      heapAfterGcMiB: probe.heap / 1024 / 1024,
-      nodesAfterGc: probe.nodes,
-      rendererRssAfterGcMiB: (afterGc?.rssKiB ?? 0) / 1024,
+      ...memory,
       scrollStops: stops.length,
       scrollMs,
       searchCountMs: search.count,

@@ -76,7 +76,13 @@ describe('a round either pins a complete tree or fails', () => {
       await gcLoop;
     }
     expect(gcs).toBeGreaterThan(0);
-    expect(outcomes).toContain('whole');
+    // How many rounds gc lets through depends on the machine's load; once it has stopped, a round is whole again.
+    const after = await runCli(['rounds', '--quiet', '--json'], repo.dir);
+    expect(after.code, after.stderr).toBe(0);
+    expect(treeIsWhole(repo, (JSON.parse(after.stdout) as { tree: string }).tree)).toBe(true);
+    console.log(
+      `rounds with git gc running: ${outcomes.filter((o) => o === 'whole').length} whole, ${messages.length} refused`,
+    );
     for (const message of messages)
       expect(message).toMatch(/^(git [a-z-]+ failed: .+|Objects of this round were removed from git .+)$/);
     // Whatever gc did, every ref the rounds left names a whole tree, and git can gc the repository afterwards.
