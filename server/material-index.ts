@@ -5,6 +5,11 @@ import type { RoundEntry, RoundState } from '../schemas/api';
 /** Where one entry's diff is: in memory (short ones, null), or a byte range of material.json holding its JSON string. */
 export type DiffPlace = string | null | { start: number; end: number };
 
+/** How long the diffs read for a search are kept after it: a reader types a search a key at a time. */
+const SEARCH_KEEP_MS = 30_000;
+/** Past this many diffs asked at once, the file is read whole rather than range by range. */
+const MANY = 400;
+
 /** material.json changed since the index was made: what was asked for belongs to a round no longer there. */
 export class RoundChanged extends Error {
   constructor() {
@@ -39,7 +44,7 @@ export class MaterialIndex {
   /** The diffs of the entries at these positions, in that order; throws RoundChanged when the file is another version now. */
   async diffs(at: readonly number[]): Promise<Array<string | null>> {
     if (at.every((i) => !isRange(this.places[i]))) return at.map((i) => this.places[i] as string | null);
-    return this.withFile(async (read) => {
+    return this.withFile(at.length > MANY, async (read) => {
       const out: Array<string | null> = [];
       for (const i of at) {
         const place = this.places[i];
@@ -49,21 +54,40 @@ export class MaterialIndex {
     });
   }
 
-  /** Every diff, read in one pass over the file, for a search across the round. */
+  /**
+   * Every diff, for a search across the round: read in one pass over the file, and kept
+   * while the reader goes on typing (SEARCH_KEEP_MS after the last search), so that each
+   * keystroke does not read the round again.
+   */
   async allDiffs(): Promise<Array<string | null>> {
-    return this.diffs(this.places.map((_, i) => i));
+    this.all ??= this.diffs(this.places.map((_, i) => i));
+    const all = this.all;
+    clearTimeout(this.forget);
+    this.forget = setTimeout(() => (this.all = null), SEARCH_KEEP_MS).unref();
+    return all.catch((error: unknown) => {
+      this.all = null;
+      throw error;
+    });
   }
 
-  private async withFile<T>(use: (read: (range: { start: number; end: number }) => Promise<string>) => Promise<T>) {
+  private all: Promise<Array<string | null>> | null = null;
+  private forget: NodeJS.Timeout | undefined;
+
+  private async withFile<T>(
+    many: boolean,
+    use: (read: (range: { start: number; end: number }) => Promise<string>) => Promise<T>,
+  ) {
     if (this.signature === null) throw new RoundChanged();
     const handle = await open(this.file, 'r').catch(() => null);
     if (!handle) throw new RoundChanged();
     try {
       const now = async () => statSignature(await handle.stat({ bigint: true }));
       if ((await now()) !== this.signature) throw new RoundChanged();
+      // Many ranges (a search's): one read of the whole file is quicker than one read each.
+      const whole = many ? await handle.readFile() : null;
       const result = await use(async ({ start, end }) => {
-        const bytes = Buffer.alloc(end - start);
-        const { bytesRead } = await handle.read(bytes, 0, bytes.length, start);
+        const bytes = whole ? whole.subarray(start, end) : Buffer.alloc(end - start);
+        const { bytesRead } = whole ? { bytesRead: bytes.length } : await handle.read(bytes, 0, bytes.length, start);
         const text = bytesRead === bytes.length ? parseString(bytes) : null;
         if (text === null) throw new RoundChanged();
         return text;
