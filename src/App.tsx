@@ -141,7 +141,11 @@ function Round({
 
   const byRef = useMemo(() => new Map(entries.map((e) => [e.ref, e])), [entries]);
   // Search matches are visited in Raw's order of files.
-  const order = useMemo(() => new Map(treeOrder(fileTree(entries)).map((e, i) => [e.ref, i])), [entries]);
+  // Built on the first search, not before the first paint: a round of 10,000 files takes tens of ms.
+  const order = useMemo(() => {
+    let built: Map<string, number> | null = null;
+    return () => (built ??= new Map(treeOrder(fileTree(entries)).map((e, i) => [e.ref, i])));
+  }, [entries]);
   const search = useSearch(api, order, material.generated);
   // A match in a file the selected card shows is shown in that card; any other, in Raw.
   const showMatch = (match: Match) => {

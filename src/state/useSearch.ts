@@ -17,7 +17,7 @@ const DEBOUNCE_MS = 120;
  * the query and its options, the answer, and which match the reader is on. `version`
  * changes with the material, and asks again.
  */
-export function useSearch(api: Api, order: Map<string, number>, version: string) {
+export function useSearch(api: Api, order: () => Map<string, number>, version: string) {
   const [text, setText] = useState('');
   const [options, setOptions] = useState<SearchOptions>({ caseSensitive: false, wholeWord: false, regex: false });
   const [answer, setAnswer] = useState<{ result: SearchResult | null; error: string | null; for: string }>({
@@ -50,7 +50,7 @@ export function useSearch(api: Api, order: Map<string, number>, version: string)
     };
   }, [key]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const matches = useMemo(() => (answer.result ? flatMatches(answer.result, order) : []), [answer.result, order]);
+  const matches = useMemo(() => (answer.result ? flatMatches(answer.result, order()) : []), [answer.result, order]);
   const step = (by: 1 | -1): Match | null => {
     const next = stepIndex(at, by, matches.length);
     setAt(next);
