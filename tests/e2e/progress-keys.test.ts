@@ -150,6 +150,8 @@ describe('keys', () => {
     const { page } = await open('review-basic');
     await modeButton(page, 'Raw').click();
     await page.locator('main[aria-label="Every changed file"]').waitFor();
+    // m steps through the marks drawn: the files holding them are drawn once their diffs arrive.
+    await eventually(() => page.locator('.inv-mark').count()).toBeGreaterThanOrEqual(2);
     await page.keyboard.press('m');
     await eventually(() => landed(page, '.inv-mark')).not.toBeNull();
     const first = await landed(page, '.inv-mark');
