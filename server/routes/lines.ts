@@ -1,11 +1,12 @@
 import type { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { LinesQuery, type Lines } from '../../schemas/api';
 import type { AppContext } from '../app';
 import { readBlobStream } from '../git/blob-stream';
 import { pathForGit } from '../git/path-bytes';
 import { checkRelativePath, decodeTail } from '../paths';
 import { refuse } from '../security';
+import { notFound, textEntry } from './text-entry';
 
 /** Text files longer than this are not sent as lines: the reader has the diff, and a file this size is not read by context. */
 const MAX_BYTES = 32 * 1024 * 1024;
@@ -21,19 +22,15 @@ export function lineRoutes(api: FastifyInstance, context: AppContext): void {
     const query = LinesQuery.safeParse(request.query);
     if (!query.success)
       return refuse(reply, 400, 'bad-query', 'side is before or after; from and to are line numbers from 1.');
-    const { state } = await context.files.read('material');
-    const entry = state.state === 'ok' ? state.data.material.find((e) => e.ref === ref) : undefined;
-    if (state.state !== 'ok' || !entry) return notFound(reply, `'${ref}' is not a file of the current material.`);
-    if (entry.withheld)
-      return notFound(reply, `'${ref}' is withheld by a privacy exclude: its content never leaves git.`);
-    if (entry.binary || entry.submodule)
-      return refuse(reply, 400, 'not-text', `'${ref}' has no lines: it is a binary file or a submodule.`);
+    const found = await textEntry(context, ref, reply);
+    if (!('entry' in found)) return found;
+    const { entry, source } = found;
     const { side } = query.data;
     if (side === 'after' && entry.status === 'deleted')
       return notFound(reply, `'${ref}' was deleted in this round: it has no after version.`);
     if (side === 'before' && entry.status === 'added')
       return notFound(reply, `'${ref}' was added in this round: it has no before version.`);
-    const tree = side === 'after' ? state.data.source.tree : state.data.source.base;
+    const tree = side === 'after' ? source.tree : source.base;
     const file =
       side === 'before' && entry.from !== undefined
         ? pathForGit(entry.from, entry.from_base64)
@@ -75,8 +72,4 @@ async function readAll(stream: Readable): Promise<string | null> {
     parts.push(part);
   }
   return Buffer.concat(parts).toString('utf8');
-}
-
-function notFound(reply: FastifyReply, message: string): FastifyReply {
-  return refuse(reply, 404, 'not-found', message);
 }

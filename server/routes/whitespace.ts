@@ -1,10 +1,11 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { WhitespaceDiff } from '../../schemas/api';
 import type { AppContext } from '../app';
 import { hunkStart } from '../git/diff';
 import { DIFF_FLAGS } from '../git/git';
 import { checkRelativePath, decodeTail } from '../paths';
 import { refuse } from '../security';
+import { notFound, textEntry } from './text-entry';
 
 /**
  * `GET /api/whitespace/<ref>`: git's own `diff -w` of a modified or renamed text file
@@ -15,16 +16,12 @@ import { refuse } from '../security';
 export function whitespaceRoutes(api: FastifyInstance, context: AppContext): void {
   api.get('/whitespace/*', async (request, reply) => {
     const ref = checkRelativePath(decodeTail(request.raw.url ?? '', '/api/whitespace/'));
-    const { state } = await context.files.read('material');
-    const entry = state.state === 'ok' ? state.data.material.find((e) => e.ref === ref) : undefined;
-    if (state.state !== 'ok' || !entry) return notFound(reply, `'${ref}' is not a file of the current material.`);
-    if (entry.withheld)
-      return notFound(reply, `'${ref}' is withheld by a privacy exclude: its content never leaves git.`);
-    if (entry.binary || entry.submodule)
-      return refuse(reply, 400, 'not-text', `'${ref}' has no lines: it is a binary file or a submodule.`);
+    const found = await textEntry(context, ref, reply);
+    if (!('entry' in found)) return found;
+    const { entry, source } = found;
     if (entry.status !== 'modified' && entry.status !== 'renamed')
       return refuse(reply, 400, 'not-modified', `'${ref}' was ${entry.status}: every line of it changed.`);
-    const { base, tree } = state.data.source;
+    const { base, tree } = source;
     if (!base || !tree) return notFound(reply, `This round names no base and tree to compare '${ref}' in.`);
     // Two blobs by path: a rename is compared with its old path, and nothing else is read.
     const output = await context.repo.git
@@ -36,8 +33,4 @@ export function whitespaceRoutes(api: FastifyInstance, context: AppContext): voi
     const body: WhitespaceDiff = { diff: at === -1 ? '' : output.subarray(at).toString('utf8') };
     return reply.type('application/json; charset=utf-8').send(body);
   });
-}
-
-function notFound(reply: FastifyReply, message: string): FastifyReply {
-  return refuse(reply, 404, 'not-found', message);
 }
