@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { copyFile, link, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InvolutError } from '../errors';
 import type { Repo } from '../git/repo';
@@ -98,9 +98,11 @@ export async function lastFinishedRound(review: ReviewDir): Promise<RoundRecord 
 
 /**
  * Holds `.review/.rounds.lock` while a round is captured, so rounds of one repository run one
- * after the other and material.json is always the newest finished round. A lock left by a
- * process that is gone is taken over; a live one is waited for (`onWait` is told once), up
- * to `patienceMs`, then the round gives up with one sentence.
+ * after the other and material.json is always the newest finished round. The lock appears
+ * whole, holding its process number (written aside, then linked into place), so a round
+ * never reads it half written. A lock left by a process that is gone is taken over; a live
+ * one is waited for (`onWait` is told once), up to `patienceMs`, then the round gives up
+ * with one sentence.
  */
 export async function lockRounds(
   review: ReviewDir,
@@ -108,29 +110,70 @@ export async function lockRounds(
   patienceMs = 120_000,
 ): Promise<() => Promise<void>> {
   const lock = path.join(review.dir, '.rounds.lock');
+  const mine = `${lock}.${process.pid}.tmp`;
   const started = Date.now();
   let told = false;
-  for (;;) {
-    try {
-      await writeFile(lock, `${process.pid}\n`, { flag: 'wx' });
-      return () => rm(lock, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  await writeFile(mine, `${process.pid}\n`);
+  try {
+    for (;;) {
+      if (await linkNew(mine, lock)) return () => rm(lock, { force: true });
+      const holder = await lockHolder(lock);
+      if (holder !== null && !isAlive(holder)) {
+        await takeOver(lock, holder, mine);
+        continue;
+      }
+      if (Date.now() - started > patienceMs) {
+        throw new InvolutError(
+          'round-running',
+          `Another \`involut rounds\` (process ${holder}) has held ${lock} for ${Math.round(patienceMs / 1000)} s; wait for it, or stop it and run this again.`,
+        );
+      }
+      if (!told && holder !== null) onWait(holder);
+      told ||= holder !== null;
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const holder = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
-    if (!isAlive(holder)) {
-      await rm(lock, { force: true });
-      continue;
-    }
-    if (Date.now() - started > patienceMs) {
-      throw new InvolutError(
-        'round-running',
-        `Another \`involut rounds\` (process ${holder}) has held ${lock} for ${Math.round(patienceMs / 1000)} s; wait for it, or stop it and run this again.`,
-      );
-    }
-    if (!told) onWait(holder);
-    told = true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  } finally {
+    await rm(mine, { force: true });
+  }
+}
+
+/** Links `from` as `to` unless `to` exists; a link appears whole and refuses a name already taken. */
+async function linkNew(from: string, to: string): Promise<boolean> {
+  try {
+    await link(from, to);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/** The process number a lock holds (0 for one that names none); null when the lock went meanwhile. */
+async function lockHolder(lock: string): Promise<number | null> {
+  const text = await readFile(lock, 'utf8').catch((error: NodeJS.ErrnoException) =>
+    error.code === 'ENOENT' ? null : Promise.reject(error),
+  );
+  if (text === null) return null;
+  const pid = Number(text.trim());
+  return Number.isInteger(pid) ? pid : 0; // not a process number: no live holder
+}
+
+/**
+ * Removes a lock whose holder is gone. Moved aside first, so a round that took it over
+ * meanwhile keeps its own: if what moved is not the dead holder's, it is linked back.
+ */
+async function takeOver(lock: string, dead: number, mine: string): Promise<void> {
+  const aside = `${mine}.stale`;
+  try {
+    await rename(lock, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // another round took it over first
+    throw error;
+  }
+  try {
+    if ((await lockHolder(aside)) !== dead) await linkNew(aside, lock);
+  } finally {
+    await rm(aside, { force: true });
   }
 }
 

@@ -219,6 +219,32 @@ describe('a round stopped before it finished', () => {
     expect(runs.some((r) => r.stderr.includes('is running (process'))).toBe(true);
     expect(existsSync(repo.path('.review/.rounds.lock'))).toBe(false);
   }, 60_000);
+
+  it('a lock whose process is gone, or that names none, is taken over; a live one is waited for', async () => {
+    const repo = busyRepo(3);
+    await emit(repo.dir);
+    const lock = repo.path('.review/.rounds.lock');
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    for (const left of [`${gone.stdout}\n`, '']) {
+      writeFileSync(lock, left);
+      const run = await runCli(['rounds', '--quiet'], repo.dir);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).not.toContain('is running');
+      expect(existsSync(lock)).toBe(false);
+    }
+
+    const holder = spawn('sleep', ['30'], { stdio: 'ignore' });
+    writeFileSync(lock, `${holder.pid}\n`);
+    const waiting = runCli(['rounds', '--json'], repo.dir);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(readFileSync(lock, 'utf8')).toBe(`${holder.pid}\n`); // still the live holder's
+    holder.kill('SIGKILL');
+    const run = await waiting;
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`is running (process ${holder.pid}`);
+    expect((JSON.parse(run.stdout) as { round: number }).round).toBe(4);
+    expect(readdirSync(repo.path('.review')).filter((name) => name.includes('.rounds.lock'))).toEqual([]);
+  }, 60_000);
 });
 
 describe('rounds --begin', () => {
