@@ -11,6 +11,7 @@ import {
 } from './diff2html';
 import type { Target } from '../state/target';
 import { insertRows, lineOfCell, LINE_NUMBER_CELL, rowIndexOf, rowOf, ROW_HEIGHT, type Side } from './rows';
+import { whenIdle } from '../idle';
 import { useDrawTurn } from './drawTurn';
 import { landInSight } from './landInSight';
 import { useNearViewport } from './useNearViewport';
@@ -37,11 +38,6 @@ interface Props {
   /** A jump's target line in this chunk: drawn at once, its row highlighted and scrolled below the headers. */
   target?: Target | null;
 }
-
-const hasIdle = typeof requestIdleCallback === 'function';
-const idle = (fn: () => void): number =>
-  hasIdle ? requestIdleCallback(fn, { timeout: 300 }) : window.setTimeout(fn, 16);
-const cancelIdle = (handle: number) => (hasIdle ? cancelIdleCallback(handle) : window.clearTimeout(handle));
 
 /**
  * One chunk of a file's diff: a placeholder of the exact height while far from view,
@@ -99,8 +95,7 @@ export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, tar
       })
       .filter((x) => x !== null);
     setSlots(placed);
-    const handle = idle(() => void highlightChunk(target, format).then(() => scrollableByKeyboard(target)));
-    return () => cancelIdle(handle);
+    return whenIdle(() => void highlightChunk(target, format).then(() => scrollableByKeyboard(target)), 300);
     // `placement` stands for `mine`: redraw only when what is placed, or where, changes.
   }, [drawn, chunk, format, placement, scheme]); // eslint-disable-line react-hooks/exhaustive-deps
 

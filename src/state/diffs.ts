@@ -1,6 +1,7 @@
 import { createContext, useContext, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { MAX_DIFFS } from '../../schemas/api';
 import { ApiFailure, type Api } from '../api/client';
+import { whenIdle } from '../idle';
 import type { Entry, LoadedEntry } from '../model/entry';
 
 /**
@@ -129,8 +130,7 @@ export function useWantDiffs(refs: readonly string[], now: boolean): void {
   const store = useContext(DiffsContext);
   useEffect(() => {
     if (!now || !store) return;
-    const id = requestIdleCallback(() => store.want(refs), { timeout: 500 });
-    return () => cancelIdleCallback(id);
+    return whenIdle(() => store.want(refs), 500);
   }, [store, refs, now]);
 }
 
