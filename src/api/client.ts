@@ -23,11 +23,9 @@ import type {
 /** The session token the server put in the URL fragment (`#token=…`); kept for this tab's reloads. */
 export function sessionToken(): string {
   const fromHash = new URLSearchParams(window.location.hash.slice(1)).get('token');
-  if (fromHash) {
-    sessionStorage.setItem('involut:token', fromHash);
-    return fromHash;
-  }
-  return sessionStorage.getItem('involut:token') ?? '';
+  const kept = sessionStorage.getItem('involut:token');
+  if (fromHash && fromHash !== kept) sessionStorage.setItem('involut:token', fromHash);
+  return fromHash || (kept ?? '');
 }
 
 /** A refusal or failure the server explained, shown to the reader as it is. */

@@ -1,7 +1,7 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { Entry } from '../model/entry';
 import { treeMove, visibleRows, type TreeKey, type TreeNode, type TreeRow } from '../model/file-tree';
-import { useWantDiffs } from '../state/diffs';
+import { DiffsContext, useWantDiffs } from '../state/diffs';
 import { scrollRowIntoView, useRowWindow } from '../state/useRowWindow';
 import { Visible } from './Visible';
 
@@ -44,6 +44,7 @@ export function TreeRows({ tree, scroller, onOpen, isViewed, current }: Props) {
     [rows, start, end],
   );
   useWantDiffs(shownRefs, true);
+  const diffs = useContext(DiffsContext);
 
   const toggle = (path: string) =>
     setClosed((was) => {
@@ -58,7 +59,12 @@ export function TreeRows({ tree, scroller, onOpen, isViewed, current }: Props) {
     focusStop.current = true;
     scrollRowIntoView(scroller.current, list.current, i, ROW);
   };
-  const choose = (row: TreeRow) => (row.node.entry ? onOpen(row.node.entry) : toggle(row.node.path));
+  const choose = (row: TreeRow) => {
+    if (!row.node.entry) return toggle(row.node.path);
+    // Asked before the jump renders, so the answer is on its way while the file's block mounts.
+    diffs?.want([row.node.entry.ref]);
+    onOpen(row.node.entry);
+  };
 
   // A moved-to row takes the focus once drawn (it is drawn even when out of the window).
   useLayoutEffect(() => {

@@ -60,21 +60,22 @@ function position(element: Element, margin: string): 'above' | 'near' | 'below' 
 }
 
 /**
- * Tells the watched elements in and around the viewport at once that they are near,
- * without waiting for the observers' next report (a frame later). For a jump: called
- * right after a scroll, the files and chunks it brought into view render in the same
- * task, and are painted in the next frame. Only what the children of `list` near the
+ * Tells the watched elements in the viewport at once that they are near, without waiting
+ * for the observers' next report (a frame later). For a jump: called right after a
+ * scroll, the files and chunks it brought into view render in the same task, and are
+ * painted in the next frame; what lies within the margins around the viewport is drawn
+ * when the observers report, after that frame. Only what the children of `list` in the
  * viewport hold is measured (they are laid out one under the other, so found by
- * bisection): a few blocks of files, not the 2,000 files of a large round.
+ * bisection): a block or two of files, not the 2,000 files of a large round.
  */
 export function refreshNear(list: Element): void {
   // The viewport moved: what was below it earlier in this task may be in view now.
   below = null;
-  for (const [margin, { listeners }] of observers) {
-    const around = childrenNear(list, verticalMargin(margin));
-    if (!around.length) continue;
+  const inView = childrenNear(list, 0);
+  if (!inView.length) return;
+  for (const { listeners } of observers.values()) {
     for (const [element, listener] of listeners) {
-      if (around.some((child) => child.contains(element)) && position(element, margin) === 'near') listener(true);
+      if (inView.some((child) => child.contains(element)) && position(element, '0px') === 'near') listener(true);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
+import { createContext, useContext, useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { MAX_DIFFS } from '../../schemas/api';
 import { ApiFailure, type Api } from '../api/client';
 import { whenIdle } from '../idle';
@@ -152,7 +152,8 @@ export function useDiff(
   const subscribe = store?.subscribe ?? noSubscribe;
   const diff = useSyncExternalStore(subscribe, () => (carried ? known : store?.get(entry.ref)));
   const error = useSyncExternalStore(subscribe, () => (carried ? undefined : store?.error(entry.ref)));
-  useEffect(() => {
+  // Asked in the layout phase: a jump's file asks in the jump's own task, not after its first frame.
+  useLayoutEffect(() => {
     if (!carried && wanted) store?.want([entry.ref]);
   }, [store, entry.ref, carried, wanted]);
   const loaded = useMemo(
