@@ -46,7 +46,8 @@ export function useKeyboard(actions: KeyActions): void {
       if (target.closest('input, textarea, select, [contenteditable="true"]')) return;
       const action = KEYS[event.key];
       if (!action) return;
-      event.preventDefault();
+      // Escape keeps its default too: it also closes an open popover (the View menu).
+      if (event.key !== 'Escape') event.preventDefault();
       action(latest.current);
     };
     window.addEventListener('keydown', onKey);

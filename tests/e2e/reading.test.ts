@@ -15,6 +15,12 @@ const raw = async (page: Page) => {
   await page.getByRole('group', { name: 'Mode' }).getByRole('button', { name: 'Raw', exact: true }).click();
   await page.locator('main[aria-label="Every changed file"]').waitFor();
 };
+/** Opens the top bar's View menu (whitespace, wrapping, theme) unless it is open. */
+const openView = async (page: Page) => {
+  if (await page.locator('#inv-view-menu').evaluate((menu) => menu.matches(':popover-open'))) return;
+  await page.getByRole('button', { name: /^View/ }).click();
+  await page.getByRole('group', { name: 'Diff options' }).waitFor();
+};
 /** The text of each drawn diff line of a file (trimmed: indentation is not what these tests read). */
 const codeLines = (page: Page, ref: string) => texts(fileOf(page, ref).locator('.d2h-code-line-ctn'));
 
@@ -29,8 +35,13 @@ describe('hide whitespace', () => {
       'const trimmed = name.trim();',
     );
 
+    await openView(page);
     await toggle.click();
     expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    // The menu closes on Escape, and the View button says what is on.
+    await page.keyboard.press('Escape');
+    await page.getByRole('group', { name: 'Diff options' }).waitFor({ state: 'hidden' });
+    expect(await page.getByRole('button', { name: /^View/ }).textContent()).toContain('1');
     // The re-indented lines are no longer changes (nor context: -w keeps three lines around); the real change still is.
     await eventually(() => texts(fileOf(page, 'src/mixed.ts').locator('td.d2h-del .d2h-code-line-ctn'))).toEqual([
       "return 'Hello, stranger';",
@@ -47,6 +58,7 @@ describe('hide whitespace', () => {
     // Remembered across a reload.
     await reload();
     await raw(page);
+    await openView(page);
     expect(await page.getByRole('button', { name: 'Hide whitespace' }).getAttribute('aria-pressed')).toBe('true');
     await scrollToView(fileOf(page, 'src/layout.ts'));
     await eventually(() => text(fileOf(page, 'src/layout.ts').locator('.inv-file-message'))).toContain(
@@ -190,6 +202,7 @@ describe('wrapped lines', () => {
     // Cut, not wrapped: each side scrolls sideways.
     expect(await scrolls()).toEqual([true, true]);
 
+    await openView(page);
     await page.getByRole('button', { name: 'Wrap lines' }).click();
     await eventually(scrolls).toEqual([false, false]);
     const rows = () =>
@@ -207,6 +220,7 @@ describe('wrapped lines', () => {
 
     await reload();
     await raw(page);
+    await openView(page);
     expect(await page.getByRole('button', { name: 'Wrap lines' }).getAttribute('aria-pressed')).toBe('true');
     await scrollToView(fileOf(page, 'src/message.ts'));
     await eventually(scrolls).toEqual([false, false]);
@@ -221,6 +235,7 @@ describe('theme', () => {
     await raw(page);
     // The system (this browser) is light.
     expect(await background()).toBe('rgb(255, 255, 255)');
+    await openView(page);
     await theme.selectOption('dark');
     await eventually(background).toBe('rgb(15, 18, 23)');
     const row = fileOf(page, 'src/mixed.ts').locator('.d2h-wrapper').first();
@@ -230,10 +245,12 @@ describe('theme', () => {
     await screenshot('reading-theme-dark');
 
     await reload();
+    await openView(page);
     expect(await page.getByRole('combobox', { name: 'Theme' }).inputValue()).toBe('dark');
     expect(await background()).toBe('rgb(15, 18, 23)');
     // A dark system, read in light.
     await page.emulateMedia({ colorScheme: 'dark' });
+    await openView(page);
     await page.getByRole('combobox', { name: 'Theme' }).selectOption('light');
     await eventually(background).toBe('rgb(255, 255, 255)');
     // Back to the system's: dark.
