@@ -92,12 +92,25 @@ export class ReviewFiles {
     const before = await signature(path);
     const cached = this.cache.get(file);
     if (cached && before !== null && cached.signature === before) return cached.snapshot as Snapshot<ServedOf[F]>;
-    const { snapshot, after } = file === 'material' ? await this.readRound(path) : await this.readWhole(file, path);
-    // A broken file is cached too: its bytes stood still for a retry, and any change alters the signature.
-    if (after !== null && after === before) this.cache.set(file, { signature: after, snapshot });
-    else this.cache.delete(file);
-    return snapshot as Snapshot<ServedOf[F]>;
+    // A read of these same bytes already under way (the start's, or another request's) is shared.
+    const under = this.reading.get(file);
+    if (under && before !== null && under.signature === before) return (await under.snapshot) as Snapshot<ServedOf[F]>;
+    const snapshot = (async () => {
+      const { snapshot, after } = file === 'material' ? await this.readRound(path) : await this.readWhole(file, path);
+      // A broken file is cached too: its bytes stood still for a retry, and any change alters the signature.
+      if (after !== null && after === before) this.cache.set(file, { signature: after, snapshot });
+      else this.cache.delete(file);
+      return snapshot;
+    })();
+    if (before !== null) this.reading.set(file, { signature: before, snapshot });
+    try {
+      return (await snapshot) as Snapshot<ServedOf[F]>;
+    } finally {
+      if (this.reading.get(file)?.snapshot === snapshot) this.reading.delete(file);
+    }
   }
+
+  private readonly reading = new Map<ReviewFile, { signature: string; snapshot: Promise<Snapshot<unknown>> }>();
 
   private async readWhole(
     file: ReviewFile,

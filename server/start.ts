@@ -1,3 +1,4 @@
+import type http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -65,6 +66,12 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     onInternalError: options.onError,
   });
   await listen(app, host, port, options.port !== undefined);
+  // Read once the page itself is answered, while the browser loads the viewer: its first
+  // question is the round. Read sooner, it would slow the page's own answer. A failure is
+  // told to whoever asks.
+  app.server.once('request', (_request, response: http.ServerResponse) =>
+    response.once('finish', () => void files.read('material').catch(() => {})),
+  );
   const watcher = new ReviewWatcher(files, notes, (file) => hub.broadcast({ type: 'changed', file }), {
     onError: options.onError,
   });

@@ -2,13 +2,15 @@
  * The server keeps material.json as its index and where each diff lies in the file: every
  * diff read back must be the one material.json holds, however the file spells it.
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Material, type MaterialEntry } from '../../schemas/material';
 import { MaterialIndex, statSignature } from '../../server/material-index';
 import { readMaterial } from '../../server/material-read';
+import { reviewDir } from '../../server/review-dir';
+import { ReviewFiles } from '../../server/review-files';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'involut-index-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -111,5 +113,32 @@ describe('the material index', () => {
     expect((await readMaterial(write('{"contract": 1, "material": [')))?.kind).toBe('not-json');
     expect((await readMaterial(write('not json')))?.kind).toBe('not-json');
     expect(await readMaterial(path.join(dir, 'none.json'))).toBeNull();
+  });
+});
+
+describe('reads of material.json', () => {
+  it('share one read while it runs, keep it while the file stands still, and read again once it changes', async () => {
+    const root = mkdtempSync(path.join(dir, 'repo-'));
+    const review = reviewDir(root);
+    mkdirSync(review.dir);
+    const material = (diff: string) =>
+      JSON.stringify({
+        contract: 1,
+        source: { kind: 'git', id: 'x', root, request: null },
+        generated: '2026-12-01T12:00:00.000+00:00',
+        material: [entry('a.ts', diff)],
+      });
+    writeFileSync(review.material, material(long('a')));
+    const files = new ReviewFiles(review);
+    // The server's start and the viewer's first question, at once: one read answers both.
+    const [first, second] = await Promise.all([files.read('material'), files.read('material')]);
+    expect(second).toBe(first);
+    expect(first.state).toMatchObject({ state: 'ok' });
+    expect(await files.read('material')).toBe(first);
+
+    writeFileSync(review.material, material('@@ -1 +1 @@\n-x\n+z\n'));
+    const changed = await files.read('material');
+    expect(changed).not.toBe(first);
+    expect(await changed.index!.diffs([0])).toEqual(['@@ -1 +1 @@\n-x\n+z\n']);
   });
 });
