@@ -137,25 +137,20 @@ export async function lockRounds(
   }
 }
 
+/** A rejection handler that answers `value` for one error code and passes any other on. */
+const onCode =
+  <T>(code: string, value: T) =>
+  (error: NodeJS.ErrnoException): T | Promise<never> =>
+    error.code === code ? value : Promise.reject(error);
+
 /** Links `from` as `to` unless `to` exists; a link appears whole and refuses a name already taken. */
-async function linkNew(from: string, to: string): Promise<boolean> {
-  try {
-    await link(from, to);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
-}
+const linkNew = (from: string, to: string) => link(from, to).then(() => true, onCode('EEXIST', false));
 
 /** The process number a lock holds (0 for one that names none); null when the lock went meanwhile. */
 async function lockHolder(lock: string): Promise<number | null> {
-  const text = await readFile(lock, 'utf8').catch((error: NodeJS.ErrnoException) =>
-    error.code === 'ENOENT' ? null : Promise.reject(error),
-  );
-  if (text === null) return null;
-  const pid = Number(text.trim());
-  return Number.isInteger(pid) ? pid : 0; // not a process number: no live holder
+  const text = await readFile(lock, 'utf8').catch(onCode('ENOENT', null));
+  const pid = Number(text?.trim());
+  return text === null ? null : Number.isInteger(pid) ? pid : 0;
 }
 
 /**
@@ -164,12 +159,7 @@ async function lockHolder(lock: string): Promise<number | null> {
  */
 async function takeOver(lock: string, dead: number, mine: string): Promise<void> {
   const aside = `${mine}.stale`;
-  try {
-    await rename(lock, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // another round took it over first
-    throw error;
-  }
+  if (!(await rename(lock, aside).then(() => true, onCode('ENOENT', false)))) return; // taken over first
   try {
     if ((await lockHolder(aside)) !== dead) await linkNew(aside, lock);
   } finally {
