@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { ImageSize, MaterialEntry, Status } from '../../schemas/material';
-import { countLines, diffText, ZERO_OID, type FileDiff, type RawChange } from '../git/diff';
+import { countChanges, diffText, ZERO_OID, type FileDiff, type RawChange } from '../git/diff';
 import type { Commit } from '../git/log';
 import type { BlobReader } from '../git/objects';
 
@@ -77,7 +77,7 @@ export async function buildEntry(file: FileDiff, facts: EntryFacts, blobs: BlobS
     await addBinaryFacts(entry, change, blobs);
     return { ...entry, additions: null, deletions: null };
   }
-  const { additions, deletions } = countLines(file.hunks);
+  const { additions, deletions } = countChanges(file.hunks);
   return { ...entry, ...diffText(file.hunks), additions, deletions };
 }
 

@@ -175,7 +175,7 @@ export function hunkStart(section: Buffer): number {
 }
 
 /** Counts added and deleted lines in hunk text. */
-export function countLines(hunks: Buffer): { additions: number; deletions: number } {
+export function countChanges(hunks: Buffer): { additions: number; deletions: number } {
   let additions = 0;
   let deletions = 0;
   let start = 0;
