@@ -73,7 +73,7 @@ describe('the file tree', () => {
     const count = () => text(tree(page).locator('.inv-viewed-count'));
     expect(await count()).toBe('0 of 6 viewed');
     const ref = 'src/auth/session.ts';
-    expect(await drawnRows(page, ref)).toBeGreaterThan(0);
+    await eventually(() => drawnRows(page, ref)).toBeGreaterThan(0);
     await fileOf(page, ref).locator('label.inv-viewed input').check();
     await eventually(count).toBe('1 of 6 viewed');
     await eventually(() => drawnRows(page, ref)).toBe(0);
