@@ -128,8 +128,10 @@ export async function lockRounds(
           `Another \`involut rounds\` (process ${holder}) has held ${lock} for ${Math.round(patienceMs / 1000)} s; wait for it, or stop it and run this again.`,
         );
       }
-      if (!told && holder !== null) onWait(holder);
-      told ||= holder !== null;
+      if (!told && holder !== null) {
+        onWait(holder);
+        told = true;
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } finally {
