@@ -5,8 +5,18 @@ import { BadQuery, searchMaterial } from '../search';
 import { runnable } from '../invocation';
 import { refuse } from '../security';
 
-/** `GET /api/search?q=&case=&word=&regex=`: matches in the current material's paths and diff lines, per file. */
+/**
+ * `GET /api/search?q=&case=&word=&regex=`: matches in the current material's paths and diff
+ * lines, per file. `GET /api/search/prepare`: reads the round's diffs ahead of a search (the
+ * viewer asks when the search field takes the focus), so the first keystroke's answer does
+ * not wait for them.
+ */
 export function searchRoutes(api: FastifyInstance, context: AppContext): void {
+  api.get('/search/prepare', async (_request, reply) => {
+    const { index } = await context.files.read('material');
+    await index?.allDiffs().catch(() => {}); // a search that follows says what went wrong
+    return reply.code(204).send();
+  });
   api.get('/search', async (request, reply) => {
     const query = SearchQuery.safeParse(request.query);
     if (!query.success)
