@@ -92,7 +92,7 @@ export class ReviewFiles {
     const before = await signature(path);
     const cached = this.cache.get(file);
     if (cached && before !== null && cached.signature === before) return cached.snapshot as Snapshot<ServedOf[F]>;
-    // A read of these same bytes already under way (the start's, or another request's) is shared.
+    // A read of these same bytes already under way (the watcher's first, or another request's) is shared.
     const under = this.reading.get(file);
     if (under && before !== null && under.signature === before) return (await under.snapshot) as Snapshot<ServedOf[F]>;
     const snapshot = (async () => {
@@ -157,13 +157,6 @@ export class ReviewFiles {
       const state = { state: 'ok' as const, version: hash.slice(0, 16), data: read.data };
       return { snapshot: { state, hash, index: new MaterialIndex(state, read.places, path, stable) }, after };
     }
-  }
-
-  /** A hash of the file's bytes as they are now (null when missing), without parsing them. */
-  async hash(file: ReviewFile): Promise<string | null> {
-    await assertNoLinks(this.review, this.review[file]);
-    const bytes = await readBytes(this.review[file]);
-    return bytes ? sha256(bytes) : null;
   }
 
   /** The material's entries by ref, or `null` when the material is not usable. */
@@ -284,8 +277,8 @@ export async function readBytes(file: string): Promise<Buffer | null> {
   }
 }
 
-/** Identity and version of a file for the cache (see statSignature). */
-async function signature(file: string): Promise<string | null> {
+/** Identity and version of a file for the cache (see statSignature); null when it is missing. */
+export async function signature(file: string): Promise<string | null> {
   const info = await stat(file, { bigint: true }).catch(() => null);
   return info ? statSignature(info) : null;
 }

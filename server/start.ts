@@ -1,11 +1,10 @@
-import type http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createApp } from './app';
 import { InvolutError } from './errors';
 import { EventHub } from './event-hub';
-import { openRepo } from './git/repo';
+import type { Repo } from './git/repo';
 import { DraftsStore } from './drafts-store';
 import { NotesStore } from './notes-store';
 import { packageRoot } from './package-root';
@@ -24,8 +23,8 @@ const CLOSE_GRACE_MS = 5000;
 const PORT_TRIES = 50;
 
 export interface StartOptions {
-  /** A folder inside the repository. */
-  repo: string;
+  /** The repository, opened (see openRepo). */
+  repo: Repo;
   /** Default `127.0.0.1`. */
   host?: string;
   /** Default: DEFAULT_PORT or the next free one. A port given here must be free; 0 lets the system choose. */
@@ -46,7 +45,7 @@ export interface RunningServer {
 
 /** Builds the app, listens, watches `.review/` and records the server for a second `involut`. */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
-  const repo = await openRepo(options.repo);
+  const { repo } = options;
   const review = await assertReviewDirSafe(repo.root);
   const host = options.host ?? '127.0.0.1';
   const token = mintToken();
@@ -66,12 +65,6 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     onInternalError: options.onError,
   });
   await listen(app, host, port, options.port !== undefined);
-  // Read once the page itself is answered, while the browser loads the viewer: its first
-  // question is the round. Read sooner, it would slow the page's own answer. A failure is
-  // told to whoever asks.
-  app.server.once('request', (_request, response: http.ServerResponse) =>
-    response.once('finish', () => void files.read('material').catch(() => {})),
-  );
   const watcher = new ReviewWatcher(files, notes, (file) => hub.broadcast({ type: 'changed', file }), {
     onError: options.onError,
   });

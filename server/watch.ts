@@ -3,7 +3,7 @@ import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { ReviewFile } from '../schemas/api';
 import type { NotesStore } from './notes-store';
-import type { ReviewFiles } from './review-files';
+import { signature, type ReviewFiles } from './review-files';
 
 const FILES: ReviewFile[] = ['material', 'cards', 'notes'];
 const BY_NAME = new Map<string, ReviewFile>(FILES.map((file) => [`${file}.json`, file]));
@@ -32,6 +32,8 @@ export class ReviewWatcher {
   private readonly dir: string;
   private readonly root: string;
   private readonly last = new Map<ReviewFile, string | null>();
+  /** Each file's signature when the watch was armed, until its first check. */
+  private readonly armedAt = new Map<ReviewFile, string | null>();
   private readonly timers = new Map<ReviewFile, NodeJS.Timeout>();
   private readonly busy = new Set<ReviewFile>();
   private readonly again = new Set<ReviewFile>();
@@ -53,8 +55,13 @@ export class ReviewWatcher {
     });
   }
 
+  /**
+   * Arms the watch, noting each file's signature (a stat, not its bytes: hashing a large
+   * material would hold up the server's start). The first check of a file that kept that
+   * signature learns what it holds without reporting it; any other change is reported.
+   */
   async start(): Promise<void> {
-    for (const file of FILES) this.last.set(file, await this.files.hash(file));
+    for (const file of FILES) this.armedAt.set(file, await signature(this.files.review[file]));
     await this.rearm();
   }
 
@@ -150,9 +157,16 @@ export class ReviewWatcher {
       do {
         this.again.delete(file);
         const writes = this.noteWrites;
+        const armed = this.armedAt.get(file);
+        this.armedAt.delete(file);
+        const path = this.files.review[file];
+        const before = armed === undefined ? undefined : await signature(path);
         const { hash } = await this.files.read(file);
+        // Read whole while it kept the signature it had when the watch was armed: what it held then.
+        const unmoved = armed !== undefined && before === armed && (await signature(path)) === armed;
         // The server wrote notes.json while this read was under way: the bytes may predate it.
         if (file === 'notes' && writes !== this.noteWrites) this.again.add(file);
+        else if (unmoved && !this.last.has(file)) this.last.set(file, hash);
         else if (!this.closed && hash !== this.last.get(file)) {
           this.last.set(file, hash);
           this.onChange(file);

@@ -42,7 +42,7 @@ export async function serve(flags: ServeFlags, out: Output): Promise<void> {
   // Listen for the stop signals before anything is printed: whoever reads the URL may stop us at once.
   const stopped = stopSignal();
   const server = await startServer({
-    repo: root,
+    repo,
     host,
     port: flags.port,
     onError: (error) => out.warn(describe(error)),

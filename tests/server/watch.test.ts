@@ -71,6 +71,22 @@ describe('the watcher of .review/', () => {
     await until(() => changes.find((c) => c.file === 'material'));
   });
 
+  it('reports nothing of what the files held when it started, and a change right after a viewer read them', async () => {
+    const root = tempDir();
+    const review = reviewDir(root);
+    mkdirSync(review.dir);
+    writeAtomic(review.cards, CARDS);
+    writeAtomic(review.notes, JSON.stringify({ contract: 1, notes: {} }));
+    const { files, changes } = await watching(root);
+    // The viewer's first questions, asked as soon as the server is up.
+    await Promise.all([files.read('cards'), files.read('notes'), files.read('material')]);
+    const edited = CARDS.replace('"One"', '"Two"');
+    writeAtomic(review.cards, edited);
+    await until(() => changes.find((c) => c.file === 'cards' && c.hash === sha256(edited)));
+    await sleep(200);
+    expect(changes.map((c) => c.file)).toEqual(['cards']);
+  });
+
   it('reports the last of a quick series of atomic rewrites (chokidar alone drops every other one)', async () => {
     const { review, changes } = await watching();
     mkdirSync(review.dir);
