@@ -6,11 +6,17 @@ import react from '@vitejs/plugin-react';
 // their npm dependencies, so the package runs on plain Node without resolving and reading
 // the hundreds of files Fastify and its plugins are made of (`involut serve` answers its
 // first request about 180 ms sooner). `open` stays external: it runs a script of its own
-// package on Linux, found beside its module.
+// package on Linux, found beside its module. Fastify's JSON-schema compilers stay out: the
+// app gives Fastify compilers of its own (see createApp), so Fastify never requires them,
+// and leaving them out (ajv and fast-json-stringify, a quarter of the bundle) makes every
+// start parse 0.5 MiB less.
 export default defineConfig(({ isSsrBuild }) =>
   isSsrBuild
     ? {
-        ssr: { noExternal: true, external: ['open'] },
+        ssr: {
+          noExternal: true,
+          external: ['open', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler'],
+        },
         build: {
           outDir: 'dist/server',
           emptyOutDir: true,
