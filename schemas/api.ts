@@ -62,9 +62,6 @@ export const RoundState = z.discriminatedUnion('state', [
   InvalidSchema,
 ]);
 
-/** Diffs one answer of `GET /api/diffs` carries at most. */
-export const MAX_DIFFS = 400;
-
 /** `GET /api/diffs?v=<version>&at=0,1,5`: entries by their position in the round's index. */
 export const DiffsQuery = z.object({
   v: z.string().min(1),

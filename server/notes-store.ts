@@ -1,6 +1,7 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import type { NotePut, NotePutResult, NoteSeen } from '../schemas/api';
-import { noteRecord, parseNotes, setNote, type Note } from '../schemas/notes';
+import { noteRecord, setNote } from '../schemas/note-record';
+import { parseNotes, type Note } from '../schemas/notes';
 import { InvolutError } from './errors';
 import { localIsoTimeMs } from './emit/time';
 import { buildNote, sameStored } from './note-build';

@@ -1,4 +1,5 @@
-import { noteRecord, setNote, type Notes } from '../../schemas/notes';
+import { noteRecord, setNote } from '../../schemas/note-record';
+import type { Notes } from '../../schemas/notes';
 import { notesPrompt } from '../../src/model/prompt';
 import { noteThreads, type NoteState } from '../../src/model/threads';
 import { InvolutError } from '../errors';

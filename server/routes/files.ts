@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { DiffsQuery, MAX_DIFFS, type Diffs } from '../../schemas/api';
+import { DiffsQuery, type Diffs } from '../../schemas/api';
+import { MAX_DIFFS } from '../../schemas/limits';
 import type { AppContext } from '../app';
 import { RoundChanged } from '../material-index';
 import { refuse } from '../security';

@@ -1,4 +1,4 @@
-import { noteRecord } from '../../schemas/notes';
+import { noteRecord } from '../../schemas/note-record';
 import type {
   ApiError,
   CardRounds,

@@ -4,7 +4,7 @@ import type { Api } from '../api/client';
 import type { DiffFormat } from '../diff/diff2html';
 import type { Detail } from '../model/detail';
 import { cardKey } from '../model/note-keys';
-import { renderFor } from '../renders/registry';
+import { useRender } from '../renders/useRender';
 import type { CardOrigins } from '../state/useCardRounds';
 import type { NotesApi } from '../state/useNotes';
 import type { SinceLastView } from '../state/useSinceLast';
@@ -46,10 +46,11 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
   const { entries, api, notes } = context;
   const question = card.question ?? null;
   const gated = question?.when === 'before' && !prediction;
-  const drawing = renderFor(card);
+  const render = useRender(card);
+  const drawing = render === 'loading' ? null : render;
   const refs = card.refs.filter((ref) => entries.has(ref));
   // In the summary, the drawing stands for the files it draws; every other file (all of them when
-  // the drawing is absent or malformed) keeps its diff on the card.
+  // the drawing is absent or malformed) keeps its diff on the card. While it loads, it stands for all.
   const undrawn =
     detail === 'summary' && drawing
       ? refs.filter((ref) => !('Draw' in drawing) || (drawing.draws && !drawing.draws(entries.get(ref)!)))
@@ -98,6 +99,11 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
             <p className="inv-render-absent" role="note">
               {drawing.absent}
             </p>
+          )}
+          {render === 'loading' && (
+            <section className="inv-render" aria-label={`${card.render} drawing`} aria-busy="true">
+              <p className="inv-muted">Loading the drawing…</p>
+            </section>
           )}
           {drawing && 'Draw' in drawing && (
             <section className="inv-render" aria-label={`${card.render} drawing`}>

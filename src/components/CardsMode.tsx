@@ -2,6 +2,7 @@ import type { InvalidCard } from '../../schemas/api';
 import type { Card } from '../../schemas/cards';
 import { FileDiff } from '../diff/FileDiff';
 import { continuations, type Coverage } from '../model/coverage';
+import { usePreloadRenders } from '../renders/useRender';
 import type { useReading } from '../state/useReading';
 import { CardView, type CardContext } from './CardView';
 import { InvalidCardView } from './InvalidCardView';
@@ -21,6 +22,7 @@ interface Props {
 
 /** Reading by cards: the groups on the left, the selected card (or the unclaimed files) on the right. */
 export function CardsMode({ cards, invalid, request, coverage, fits, context, reading, selected }: Props) {
+  usePreloadRenders(cards);
   const next = continuations(cards);
   const card = cards.find((c) => c.id === selected);
   const invalidIndex = invalid.findIndex((_, i) => invalidId(i) === selected);

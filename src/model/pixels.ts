@@ -1,4 +1,4 @@
-import { fits } from '../../schemas/checks';
+import { fits } from '../../schemas/drawing-faults';
 
 /**
  * Pixel comparison for the image render: plain functions over RGBA bytes (the shape of a

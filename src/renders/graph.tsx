@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { GraphPayload } from '../../schemas/renders/graph';
 import { GraphCanvas } from './graph/GraphCanvas';
-import { danglingSentence, duplicateSentence } from '../../schemas/checks';
+import { danglingSentence, duplicateSentence } from '../../schemas/drawing-faults';
 import { checkGraph, MAX_NODES, STATE_SIGN, STATES, stateCounts, type CheckedGraph } from './graph/model';
 import { useLayout } from './graph/useLayout';
 import type { RenderProps } from './registry';

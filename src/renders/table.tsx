@@ -1,4 +1,4 @@
-import { raggedRows, raggedSentence, type Ragged } from '../../schemas/checks';
+import { raggedRows, raggedSentence, type Ragged } from '../../schemas/drawing-faults';
 import type { TableCell, TablePayload } from '../../schemas/renders/table';
 import type { RenderProps } from './registry';
 

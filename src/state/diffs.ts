@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect, useLayoutEffect, useMemo, useRef, useSyncExternalStore } from 'react';
-import { MAX_DIFFS } from '../../schemas/api';
+import { MAX_DIFFS } from '../../schemas/limits';
 import { ApiFailure, type Api } from '../api/client';
 import { whenIdle } from '../idle';
 import type { Entry, LoadedEntry } from '../model/entry';

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import type { NoteSeen, NotesState } from '../../schemas/api';
-import { noteRecord, setNote, type Note } from '../../schemas/notes';
+import { noteRecord, setNote } from '../../schemas/note-record';
+import type { Note } from '../../schemas/notes';
 import { ApiFailure, type Api } from '../api/client';
 import {
   bodyOf,

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { MAX_DIFFS } from '../../schemas/api';
+import { MAX_DIFFS } from '../../schemas/limits';
 import { e2e, eventually, text, type FixtureRepo } from '../helpers/browser';
 
 const { open } = e2e();

@@ -1,8 +1,9 @@
 /**
  * Reading by cards with the reading tools, in headless Chromium against the real server over
  * `fixtures/review-reading`: marks name their card, the request folds, a folded card says
- * what it is, a malformed drawing leaves every file's diff on its card, wide screens are used,
- * the copied message goes, and a page without its key says how to get one.
+ * what it is, a malformed drawing (or one that cannot be loaded) leaves every file's diff on
+ * its card, wide screens are used, the copied message goes, and a page without its key says
+ * how to get one.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -83,6 +84,21 @@ describe('cards with the reading tools', () => {
     const added = blink.locator('section.inv-file[data-ref="src/mixed.ts"] td.d2h-ins .d2h-code-line-ctn');
     await eventually(() => added.filter({ hasText: 'whoever you are' }).count()).toBe(1);
     await screenshot('reading-malformed-image-card');
+  });
+
+  it('says when a card’s drawing cannot be loaded, and keeps the diff of every file it names', async () => {
+    // As when the server was updated under an open page: the drawings' chunk is gone.
+    const { page } = await open('review-reading', {
+      onPage: (p) => void p.route(/\/assets\/registry-[^/]*\.js$/, (route) => route.abort()),
+    });
+    await select(page, 'c_blink');
+    const blink = card(page, titleOf('c_blink'));
+    await eventually(() => text(blink.locator('.inv-render-absent'))).toContain(
+      'The image drawing could not be loaded',
+    );
+    await eventually(() =>
+      blink.locator('section.inv-file').evaluateAll((s) => s.map((x) => x.getAttribute('data-ref'))),
+    ).toEqual(['art/hero-sheet.png', 'src/mixed.ts']);
   });
 
   it('lets a card and its diff use a 2,560 px screen', async () => {

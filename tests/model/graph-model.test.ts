@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ELK from 'elkjs/lib/elk.bundled.js';
 import { describe, expect, it } from 'vitest';
-import { danglingSentence, duplicateSentence } from '../../schemas/checks';
+import { danglingSentence, duplicateSentence } from '../../schemas/drawing-faults';
 import { GraphPayload } from '../../schemas/renders/graph';
 import {
   centreOn,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fits } from '../../schemas/checks';
+import { fits } from '../../schemas/drawing-faults';
 import {
   changeMask,
   compareFrames,

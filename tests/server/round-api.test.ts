@@ -8,7 +8,8 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Diffs, MAX_DIFFS, RoundState } from '../../schemas/api';
+import { Diffs, RoundState } from '../../schemas/api';
+import { MAX_DIFFS } from '../../schemas/limits';
 import { Material } from '../../schemas/material';
 import { injectApp, makeRepo, removeTempDirs, runRounds, viewerHeaders, type Repo } from '../helpers/server';
 

@@ -3,7 +3,7 @@
  * turning ELK's answer into something to draw, and the pan/zoom arithmetic.
  * Nothing here touches the DOM or imports elkjs; `elk.ts` does the layout.
  */
-import { graphFaults } from '../../../schemas/checks';
+import { graphFaults } from '../../../schemas/drawing-faults';
 import type { GraphEdge, GraphPayload, GraphState } from '../../../schemas/renders/graph';
 
 export type Graph = GraphPayload['graph'];

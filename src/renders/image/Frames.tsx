@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { outsideItem, outsideSentence, rectText, sizeText } from '../../../schemas/checks';
+import { outsideItem, outsideSentence, rectText, sizeText } from '../../../schemas/drawing-faults';
 import type { ImageFrame } from '../../../schemas/renders/image';
 import {
   changeMask,

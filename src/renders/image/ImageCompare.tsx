@@ -4,7 +4,7 @@ import type { ImageFrame } from '../../../schemas/renders/image';
 import type { Api } from '../../api/client';
 import { formatBytes } from '../../diff/FileDiff';
 import { changeMask, zoomToFit, type Size } from '../../model/pixels';
-import { sizeText } from '../../../schemas/checks';
+import { sizeText } from '../../../schemas/drawing-faults';
 import { Frames, pixelCount } from './Frames';
 import { useImage, type ImageState, type LoadedImage } from './useImage';
 import { Difference, Onion, Picture, SideBySide, Slider, type PairProps } from './views';
