@@ -1,4 +1,4 @@
-import { useContext, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useContext, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { Mark } from '../../schemas/cards';
 import type { Entry, LoadedEntry } from '../model/entry';
 import { sessionToken, type Api } from '../api/client';
@@ -52,26 +52,30 @@ interface Props {
  * One file of the material: its header, then its diff, image, or the reason it has none.
  * A file far from view is only its empty section, about as tall as it will be drawn (so a
  * round of thousands of files mounts in a moment and the scrollbar is about right); it is
- * drawn when it first comes near the viewport, and stays.
+ * drawn when it first comes near the viewport, and stays. The section is the same element
+ * before and after: a jump, a locator or the browser's scroll anchoring that holds it keeps it.
  */
 export function FileDiff(props: Props) {
   const section = useRef<HTMLElement>(null);
   const seen = useNearViewport(section, NEAR, { sticky: true });
   // The diff is asked for once the file comes near; meanwhile the section keeps its place.
   const { entry, error, retry } = useDiff(props.entry, seen);
-  if (seen && entry) return <SeenFile {...props} entry={entry} />;
+  const drawn = seen && entry ? entry : null;
   const lineCount = diffLineCount(props.entry);
-  const open = startsOpen(props.entry, lineCount, props.marks.length > 0);
+  const open = startsOpen(props.entry, lineCount, props.marks.length > 0) && !props.viewed;
+  const height = estimateFileHeight(props.entry, lineCount, open, props.fileNote);
   return (
     <section
       ref={section}
-      className="inv-file inv-file-far"
+      className={drawn ? 'inv-file' : 'inv-file inv-file-far'}
       data-ref={props.entry.ref}
       aria-label={`File ${props.entry.ref}`}
-      aria-busy={seen || undefined}
-      style={{ height: estimateFileHeight(props.entry, lineCount, open, props.fileNote) }}
+      aria-busy={(seen && !drawn) || undefined}
+      // Drawn, it is as tall as it is; the estimate stands only while the browser skips its content (content-visibility).
+      style={drawn ? { containIntrinsicSize: `auto ${height}px` } : { height }}
     >
-      {seen && error && (
+      {drawn && <SeenFile {...props} entry={drawn} section={section} />}
+      {!drawn && seen && error && (
         <p className="inv-file-message" role="alert">
           The diff of {props.entry.ref} could not be fetched: {error}{' '}
           <button type="button" onClick={retry}>
@@ -94,7 +98,8 @@ function SeenFile({
   fileNote,
   sinceRound,
   commit,
-}: Props & { entry: LoadedEntry }) {
+  section,
+}: Props & { entry: LoadedEntry; section: RefObject<HTMLElement | null> }) {
   // The diff as the reader asked to see it (whitespace-only changes left out, or not).
   const whitespace = useWhitespace(material, api, useViewSettings().hideWhitespace && !commit && !sinceRound);
   const entry = whitespace.entry;
@@ -111,7 +116,6 @@ function SeenFile({
   useLayoutEffect(() => {
     if (target?.line) setOpen(true);
   }, [target, setOpen]);
-  const section = useRef<HTMLElement>(null);
   const [preview, setPreview] = useState(false);
   const [openLine, setOpenLine] = useState<string | null>(null);
   const focusLine = useRef<string | null>(null);
@@ -159,15 +163,12 @@ function SeenFile({
 
   const unmatched = placed.filter((p) => !p.line);
   return (
-    <section
-      ref={section}
+    // Laid out as the section's own children (display: contents); it only gathers the line selection's events.
+    <div
+      className="inv-file-content"
       onMouseDown={selection.onMouseDown}
       onMouseOver={selection.onMouseOver}
       onKeyDown={selection.onKeyDown}
-      className="inv-file"
-      data-ref={entry.ref}
-      aria-label={`File ${entry.ref}`}
-      style={{ containIntrinsicSize: `auto ${estimateFileHeight(entry, lineCount, open, fileNote)}px` }}
     >
       <FileHeader
         entry={entry}
@@ -216,7 +217,7 @@ function SeenFile({
           label={`Note on file ${entry.ref}`}
         />
       )}
-    </section>
+    </div>
   );
 }
 

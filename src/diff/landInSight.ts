@@ -13,7 +13,7 @@ export function headerBottom(): number {
  * and the file's own sticky header (which sticks under the bar once the file is scrolled).
  */
 export function sightTop(section: Element | null): number {
-  const fileHeader = section?.querySelector<HTMLElement>(':scope > .inv-file-header');
+  const fileHeader = section?.querySelector<HTMLElement>(':scope > .inv-file-content > .inv-file-header');
   return headerBottom() + (fileHeader?.offsetHeight ?? 0) + GAP;
 }
 

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { CLI, e2e, eventually, text, texts, scrollToView } from '../helpers/browser';
+import { CLI, e2e, eventually, text, texts } from '../helpers/browser';
 
 const { open } = e2e();
 
@@ -43,7 +43,7 @@ describe('bad input is a state', () => {
       },
     });
     const file = page.locator('section.inv-file[data-ref="data/one-line.json"]');
-    await scrollToView(file);
+    await file.scrollIntoViewIfNeeded();
     await eventually(() => text(file.locator('.inv-fold'))).toMatch(
       /^Large diff: 2 lines, 10\.0 MB\. Show it: data\/one-line\.json$/,
     );

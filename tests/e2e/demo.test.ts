@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Cards } from '../../schemas/cards';
 import { Material } from '../../schemas/material';
-import { CLI, FIXTURES, SCREENSHOTS, eventually, scrollToView } from '../helpers/browser';
+import { CLI, FIXTURES, SCREENSHOTS, eventually } from '../helpers/browser';
 import { launchBrowser } from '../helpers/find-browser';
 import { startCli, type LiveServer } from '../helpers/server';
 
@@ -223,9 +223,9 @@ describe('involut demo', () => {
           await eventually(() => shown.locator('section.inv-file').count()).toBe(card(id).refs.length);
           await eventually(() => shown.locator('.inv-mark:not(.inv-mark-unmatched)').count()).toBe(1);
           // Files far from view are drawn when they come near it.
-          await scrollToView(shown.locator('section.inv-file[data-ref="src/middleware/auth.ts"]'));
+          await shown.locator('section.inv-file[data-ref="src/middleware/auth.ts"]').scrollIntoViewIfNeeded();
           expect(await shown.locator('.inv-mark-unmatched').textContent()).toContain('touchSession(session, now)');
-          await scrollToView(shown.locator('.inv-mark:not(.inv-mark-unmatched)'));
+          await shown.locator('.inv-mark:not(.inv-mark-unmatched)').scrollIntoViewIfNeeded();
           await page.screenshot({ path: path.join(SCREENSHOTS, `demo-render-code-${scheme}.png`) });
           await shoot(
             shown.locator('section.inv-file[data-ref="src/middleware/auth.ts"]'),

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { e2e, eventually, text, texts, until, scrollToView } from '../helpers/browser';
+import { e2e, eventually, text, texts, until } from '../helpers/browser';
 
 const { open } = e2e();
 
@@ -37,7 +37,7 @@ describe('file names that are not UTF-8', () => {
       ['caf⟨0xE8⟩.txt', 'è', 'The grave one.'],
     ] as const) {
       const file = fileOf(page, ref);
-      await scrollToView(file);
+      await file.scrollIntoViewIfNeeded();
       expect(await text(file.locator('.inv-file-path'))).toBe(ref);
       expect(await text(file.locator('.inv-invisible-warning'))).toMatch(
         /^The file name holds bytes that are not UTF-8/,

@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { CLI, eventually, text, until, scrollToView } from '../helpers/browser';
+import { CLI, eventually, text, until } from '../helpers/browser';
 import { openViewer, removeLoopDirs, startAgent, type Agent, type Viewer } from '../helpers/agent-loop';
 
 const FIRST = {
@@ -112,7 +112,7 @@ describe('a note’s life', () => {
     expect(await text(box(page, 'file:src/limit.ts').locator('.inv-note-earlier'))).toBe(
       `${LIMIT_NOTE}answered by ${ANSWER.title}, then followed up`,
     );
-    await scrollToView(box(page, 'file:src/limit.ts'));
+    await box(page, 'file:src/limit.ts').scrollIntoViewIfNeeded();
     await screenshot('note-life-follow-up');
 
     // What the agent is handed: only the open note, in the CLI and in the copied prompt.

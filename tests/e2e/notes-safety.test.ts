@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { CLI, e2e, eventually, fixtureCards, text, texts, until, scrollToView } from '../helpers/browser';
+import { CLI, e2e, eventually, fixtureCards, text, texts, until } from '../helpers/browser';
 
 const { open } = e2e();
 
@@ -171,7 +171,7 @@ describe('invisible characters', () => {
     const tree = page.locator('nav[aria-label="Changed files"]');
     await eventually(() => texts(tree.locator('.inv-tree-name'))).toContainEqual('src_⟨U+202E⟩gpj.exe');
     const named = page.locator('section.inv-file[data-ref="src_\u202Egpj.exe"]');
-    await scrollToView(named);
+    await named.scrollIntoViewIfNeeded();
     expect(await text(named.locator('.inv-file-path'))).toBe('src_⟨U+202E⟩gpj.exe');
     expect(await text(named.locator('.inv-invisible-warning'))).toMatch(/^The file name holds 1 direction-control/);
   });

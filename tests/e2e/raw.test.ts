@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { e2e, eventually, text, texts, scrollToView } from '../helpers/browser';
+import { e2e, eventually, text, texts } from '../helpers/browser';
 
 const { open } = e2e();
 
@@ -51,18 +51,18 @@ describe('Raw mode', () => {
     // Each file says what happened to it; the rename names where it came from.
     for (const entry of material) {
       // A file far below the window is drawn once it comes near.
-      await scrollToView(fileOf(page, entry.ref));
+      await fileOf(page, entry.ref).scrollIntoViewIfNeeded();
       expect(await text(fileOf(page, entry.ref).locator('.inv-status'))).toBe(entry.status);
     }
     expect(await text(fileOf(page, 'src/util/text.ts').locator('.inv-file-path'))).toBe(
       'src/util/strings.ts → src/util/text.ts',
     );
     // The deleted file's lines, and the file no card claims, are readable.
-    await scrollToView(fileOf(page, 'docs/legacy-auth.md'));
+    await fileOf(page, 'docs/legacy-auth.md').scrollIntoViewIfNeeded();
     await eventually(() => texts(fileOf(page, 'docs/legacy-auth.md').locator('.d2h-code-line-ctn'))).toContain(
       'Sessions used to live in a cookie signed with a shared secret.',
     );
-    await scrollToView(fileOf(page, 'scripts/seed.ts'));
+    await fileOf(page, 'scripts/seed.ts').scrollIntoViewIfNeeded();
     await eventually(() => text(fileOf(page, 'scripts/seed.ts').locator('.d2h-diff-tbody'))).toContain(
       "for (const user of ['ada', 'grace', 'linus'])",
     );
@@ -130,7 +130,7 @@ describe('Raw mode', () => {
     expect(await viewedBox(page, 'src/auth/session.ts').isChecked()).toBe(false);
     expect(await treeItem('src/auth/session.ts').getAttribute('class')).not.toContain('inv-is-viewed');
     // The last file, folded as viewed, is drawn once it comes near the screen.
-    await scrollToView(fileOf(page, 'README.md'));
+    await fileOf(page, 'README.md').scrollIntoViewIfNeeded();
     expect(await viewedBox(page, 'README.md').isChecked()).toBe(true);
     await screenshot('raw-viewed-after-new-round');
   });

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { e2e, eventually, fixtureCards, text, scrollToView } from '../helpers/browser';
+import { e2e, eventually, fixtureCards, text } from '../helpers/browser';
 
 const { open } = e2e();
 
@@ -28,7 +28,7 @@ describe('cards with the reading tools', () => {
     const label = card(page, titleOf('c_greet')).locator('.inv-mark .inv-mark-label');
     await eventually(() => text(label)).toBe(titleOf('c_greet'));
     await page.getByRole('group', { name: 'Mode' }).getByRole('button', { name: 'Raw', exact: true }).click();
-    await scrollToView(fileOf(page, 'src/mixed.ts'));
+    await fileOf(page, 'src/mixed.ts').scrollIntoViewIfNeeded();
     await eventually(() => text(fileOf(page, 'src/mixed.ts').locator('.inv-mark-label'))).toBe(titleOf('c_greet'));
   });
 
@@ -80,7 +80,7 @@ describe('cards with the reading tools', () => {
     await eventually(() =>
       blink.locator('section.inv-file').evaluateAll((s) => s.map((x) => x.getAttribute('data-ref'))),
     ).toEqual(['art/hero-sheet.png', 'src/mixed.ts']);
-    await scrollToView(blink.locator('section.inv-file[data-ref="src/mixed.ts"]'));
+    await blink.locator('section.inv-file[data-ref="src/mixed.ts"]').scrollIntoViewIfNeeded();
     const added = blink.locator('section.inv-file[data-ref="src/mixed.ts"] td.d2h-ins .d2h-code-line-ctn');
     await eventually(() => added.filter({ hasText: 'whoever you are' }).count()).toBe(1);
     await screenshot('reading-malformed-image-card');

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { e2e, eventually, text, texts, scrollToView } from '../helpers/browser';
+import { e2e, eventually, text, texts } from '../helpers/browser';
 
 const { open } = e2e();
 
@@ -29,7 +29,7 @@ describe('hide whitespace', () => {
     const { page, screenshot, reload } = await open('review-reading');
     await raw(page);
     const toggle = page.getByRole('button', { name: 'Hide whitespace' });
-    await scrollToView(fileOf(page, 'src/mixed.ts'));
+    await fileOf(page, 'src/mixed.ts').scrollIntoViewIfNeeded();
     await eventually(() => codeLines(page, 'src/mixed.ts')).toContain("return 'Hello, whoever you are';");
     expect(await texts(fileOf(page, 'src/mixed.ts').locator('td.d2h-del .d2h-code-line-ctn'))).toContain(
       'const trimmed = name.trim();',
@@ -49,7 +49,7 @@ describe('hide whitespace', () => {
     const changed = await texts(fileOf(page, 'src/mixed.ts').locator('td.d2h-ins .d2h-code-line-ctn'));
     expect(changed).toEqual(["return 'Hello, whoever you are';"]);
     expect(await text(fileOf(page, 'src/mixed.ts').locator('.inv-file-header'))).toContain('whitespace hidden');
-    await scrollToView(fileOf(page, 'src/layout.ts'));
+    await fileOf(page, 'src/layout.ts').scrollIntoViewIfNeeded();
     await eventually(() => text(fileOf(page, 'src/layout.ts').locator('.inv-file-message'))).toBe(
       'Only whitespace changed: show whitespace changes to read it.',
     );
@@ -60,7 +60,7 @@ describe('hide whitespace', () => {
     await raw(page);
     await openView(page);
     expect(await page.getByRole('button', { name: 'Hide whitespace' }).getAttribute('aria-pressed')).toBe('true');
-    await scrollToView(fileOf(page, 'src/layout.ts'));
+    await fileOf(page, 'src/layout.ts').scrollIntoViewIfNeeded();
     await eventually(() => text(fileOf(page, 'src/layout.ts').locator('.inv-file-message'))).toContain(
       'Only whitespace changed',
     );
@@ -69,7 +69,7 @@ describe('hide whitespace', () => {
     await page.keyboard.press('w');
     await eventually(() => codeLines(page, 'src/layout.ts')).toContain("return 'wide';");
     expect(await fileOf(page, 'src/layout.ts').locator('.inv-file-message').count()).toBe(0);
-    await scrollToView(fileOf(page, 'src/mixed.ts'));
+    await fileOf(page, 'src/mixed.ts').scrollIntoViewIfNeeded();
     await eventually(() => texts(fileOf(page, 'src/mixed.ts').locator('td.d2h-del .d2h-code-line-ctn'))).toContain(
       'const trimmed = name.trim();',
     );
@@ -83,7 +83,7 @@ describe('Markdown preview', () => {
     page.on('request', (request) => requests.push(request.url()));
     await raw(page);
     const guide = fileOf(page, 'docs/guide.md');
-    await scrollToView(guide);
+    await guide.scrollIntoViewIfNeeded();
     await guide.getByRole('button', { name: 'Preview docs/guide.md rendered' }).click();
     const before = guide.getByRole('region', { name: 'before (rendered)' });
     const after = guide.getByRole('region', { name: 'after (rendered)' });
@@ -125,7 +125,7 @@ describe('images in Raw', () => {
     await raw(page);
     const SHEET = 'art/hero-sheet.png';
     const sheet = fileOf(page, SHEET);
-    await scrollToView(sheet);
+    await sheet.scrollIntoViewIfNeeded();
     const modes = sheet.getByRole('group', { name: `How to compare ${SHEET}` });
     await modes.waitFor();
     expect(await modes.getByRole('button', { name: 'Side by side' }).getAttribute('aria-pressed')).toBe('true');
@@ -172,7 +172,7 @@ describe('file headers', () => {
     expect(renamed.similarity).toBeGreaterThan(50);
     expect(renamed.similarity).toBeLessThan(100);
     const sizes = fileOf(page, 'src/sizes.ts');
-    await scrollToView(sizes);
+    await sizes.scrollIntoViewIfNeeded();
     expect(await texts(sizes.locator('.inv-file-header .inv-tag'))).toContain(`${renamed.similarity}% similar`);
 
     const copy = sizes.getByRole('button', { name: 'Copy path: src/sizes.ts' });
@@ -191,12 +191,12 @@ describe('wrapped lines', () => {
     await raw(page);
     await page.getByRole('group', { name: 'Diff format' }).getByRole('button', { name: 'Side by side' }).click();
     const message = fileOf(page, 'src/message.ts');
-    await scrollToView(message);
+    await message.scrollIntoViewIfNeeded();
     const sides = message.locator('.d2h-file-side-diff');
     await eventually(() => sides.count()).toBe(2);
     // Wrapping makes the files above taller: the file is brought back into view before each look.
     const scrolls = async () => {
-      await scrollToView(message);
+      await message.scrollIntoViewIfNeeded();
       return sides.evaluateAll((s) => s.map((x) => x.scrollWidth > x.clientWidth + 1));
     };
     // Cut, not wrapped: each side scrolls sideways.
@@ -222,7 +222,7 @@ describe('wrapped lines', () => {
     await raw(page);
     await openView(page);
     expect(await page.getByRole('button', { name: 'Wrap lines' }).getAttribute('aria-pressed')).toBe('true');
-    await scrollToView(fileOf(page, 'src/message.ts'));
+    await fileOf(page, 'src/message.ts').scrollIntoViewIfNeeded();
     await eventually(scrolls).toEqual([false, false]);
   });
 });
@@ -239,7 +239,7 @@ describe('theme', () => {
     await theme.selectOption('dark');
     await eventually(background).toBe('rgb(15, 18, 23)');
     const row = fileOf(page, 'src/mixed.ts').locator('.d2h-wrapper').first();
-    await scrollToView(fileOf(page, 'src/mixed.ts'));
+    await fileOf(page, 'src/mixed.ts').scrollIntoViewIfNeeded();
     await eventually(() => row.getAttribute('class')).toContain('d2h-dark-color-scheme');
     await eventually(() => page.locator('link#inv-highlight').getAttribute('href')).toContain('github-dark');
     await screenshot('reading-theme-dark');

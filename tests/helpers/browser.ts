@@ -321,20 +321,6 @@ export function newSideLine(diff: string, needle: string): { text: string; numbe
 }
 
 /**
- * Scrolls an element into view. A file's section is replaced by the drawn file once its
- * diff arrives, which can detach it in the middle of the scroll: then it is found again.
- */
-export async function scrollToView(locator: Locator): Promise<void> {
-  for (let tries = 0; ; tries++) {
-    try {
-      return await locator.scrollIntoViewIfNeeded();
-    } catch (error) {
-      if (tries >= 4 || !String(error).includes('not attached')) throw error;
-    }
-  }
-}
-
-/**
  * A file's row in Raw mode's tree, scrolled into the tree's view first: the tree draws
  * only the rows in its view, so a row far down is not in the page until then.
  */
