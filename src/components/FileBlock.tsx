@@ -9,7 +9,8 @@ interface Props {
   refs: readonly string[];
   /** Mount the files whatever the viewport: the block holds the file being jumped to. */
   pinned: boolean;
-  children: ReactNode;
+  /** The files, made only when the block mounts them: a round of 10,000 files makes the few near the screen. */
+  files: () => ReactNode;
 }
 
 /**
@@ -19,7 +20,7 @@ interface Props {
  * change in one file lays out its block and the blocks, not 2,000 sections. Its files'
  * diffs are fetched together when it mounts.
  */
-export const FileBlock = memo(function FileBlock({ height, refs, pinned, children }: Props) {
+export const FileBlock = memo(function FileBlock({ height, refs, pinned, files }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const near = useNearViewport(host, NEAR, { sticky: true });
   // The block's diffs come in one answer, once the files on screen have asked for theirs.
@@ -27,7 +28,7 @@ export const FileBlock = memo(function FileBlock({ height, refs, pinned, childre
   if (near || pinned) {
     return (
       <div ref={host} className="inv-files">
-        {children}
+        {files()}
       </div>
     );
   }

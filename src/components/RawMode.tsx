@@ -132,21 +132,22 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast, c
         list: entries.map((e) => e.ref),
         refs: new Set(entries.map((e) => e.ref)),
         height: heights[i]!,
-        files: entries.map((entry) => (
-          <FileDiff
-            key={entry.ref}
-            entry={entry}
-            format={format}
-            api={api}
-            notes={notes}
-            marks={marksByRef.get(entry.ref) ?? NO_MARKS}
-            viewed={isViewed(entry)}
-            onViewed={(on) => setViewed(entry, on)}
-            fileNote={!ofCommit}
-            sinceRound={since?.from}
-            commit={ofCommit?.id}
-          />
-        )),
+        files: () =>
+          entries.map((entry) => (
+            <FileDiff
+              key={entry.ref}
+              entry={entry}
+              format={format}
+              api={api}
+              notes={notes}
+              marks={marksByRef.get(entry.ref) ?? NO_MARKS}
+              viewed={isViewed(entry)}
+              onViewed={(on) => setViewed(entry, on)}
+              fileNote={!ofCommit}
+              sinceRound={since?.from}
+              commit={ofCommit?.id}
+            />
+          )),
       })),
     [slices, heights, since, ofCommit, format, api, notes, marksByRef, isViewed, setViewed],
   );
@@ -187,9 +188,8 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast, c
             height={block.height}
             refs={block.list}
             pinned={current !== null && block.refs.has(current)}
-          >
-            {block.files}
-          </FileBlock>
+            files={block.files}
+          />
         ))}
       </main>
     </div>

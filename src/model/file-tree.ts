@@ -39,9 +39,9 @@ export function fileTree(entries: Entry[]): TreeNode {
       path: entry.ref,
       entry,
       children: [],
-      additions: 0,
-      deletions: 0,
-      files: 0,
+      additions: entry.additions ?? 0,
+      deletions: entry.deletions ?? 0,
+      files: 1,
     });
   }
   return finish(root);
@@ -51,9 +51,7 @@ export function fileTree(entries: Entry[]): TreeNode {
 const byName = new Intl.Collator();
 
 function finish(node: TreeNode): TreeNode {
-  if (node.entry) {
-    return { ...node, additions: node.entry.additions ?? 0, deletions: node.entry.deletions ?? 0, files: 1 };
-  }
+  if (node.entry) return node;
   const children = node.children.map(finish);
   children.sort((a, b) => Number(!!a.entry) - Number(!!b.entry) || byName.compare(a.name, b.name));
   const sum = (key: 'additions' | 'deletions' | 'files') => children.reduce((n, c) => n + c[key], 0);
