@@ -11,7 +11,9 @@ export async function generatedAttribute(repo: Repo, paths: Array<string | Buffe
   // `--all`: only the attributes a path has are written, nothing at all where none applies.
   const args = ['check-attr', '-z', '--stdin', '--all'];
   const input = Buffer.concat(paths.flatMap((p) => [Buffer.from(p), Buffer.from([0])]));
-  const out = await repo.git.runBytes(args, {}, [], input);
+  // With no index: the attributes come from the working tree's .gitattributes, as the captured
+  // tree has them, and git does not read a large index only to find a .gitattributes in it.
+  const out = await repo.git.runBytes(args, { GIT_INDEX_FILE: `${repo.scratchIndex}.none` }, [], input);
   const fields = splitBytes(out, 0);
   for (let i = 0; i + 2 < fields.length; i += 3) {
     const generated =

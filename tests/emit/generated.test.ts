@@ -2,8 +2,9 @@
  * Which files the viewer folds as generated (server/emit/generated.ts): lockfiles by
  * name, generated files by suffix, and `linguist-generated` over both, either way.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { isGenerated } from '../../server/emit/generated';
+import { cleanup, emit, entryOf, makeRepo } from '../helpers/git-repo';
 
 describe('isGenerated', () => {
   it('knows lockfiles by name and generated files by suffix, in any folder', () => {
@@ -49,5 +50,23 @@ describe('isGenerated', () => {
   it('follows linguist-generated when it is set, either way', () => {
     expect(isGenerated('src/index.ts', true)).toBe(true);
     expect(isGenerated('package-lock.json', false)).toBe(false);
+  });
+});
+
+describe('linguist-generated in a round', () => {
+  afterAll(cleanup);
+
+  it('follows the .gitattributes of the captured state, not one deleted from the working tree', async () => {
+    const repo = makeRepo();
+    repo.write('.gitattributes', 'out/** linguist-generated\n');
+    repo.write('gen/a.ts', 'a\n');
+    repo.write('gen/.gitattributes', '*.ts linguist-generated\n');
+    repo.commit('attributes');
+    repo.write('out/build.js', 'x\n');
+    repo.write('gen/a.ts', 'b\n');
+    repo.remove('gen/.gitattributes'); // deleted, not staged: the real index still has it
+    const { material } = await emit(repo.dir);
+    expect(entryOf(material, 'out/build.js').generated).toBe(true);
+    expect(entryOf(material, 'gen/a.ts').generated ?? false).toBe(false);
   });
 });
