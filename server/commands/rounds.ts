@@ -5,7 +5,6 @@ import { runnable } from '../invocation';
 import { openRepo } from '../git/repo';
 import { emitRound, recordBegin, type RoundSummary } from '../emit/material';
 import type { Output } from '../output';
-import { findRunningServer } from '../running-servers';
 
 export interface RoundsFlags {
   repo: string;
@@ -39,9 +38,13 @@ export async function rounds(flags: RoundsFlags, out: Output): Promise<void> {
     ]);
     return;
   }
+  const round = emitRound(repo, { ref: flags.base, sinceLast: flags.sinceLast }, { onWait });
   // The viewer URL of a server already running for this repository, so the agent can hand it on.
-  const running = findRunningServer(repo.root).catch(() => null);
-  const summary = await emitRound(repo, { ref: flags.base, sinceLast: flags.sinceLast }, { onWait });
+  // Looked up once the capture is under way: its module loads node:crypto, 10 ms of a round's start.
+  const running = import('../running-servers')
+    .then(({ findRunningServer }) => findRunningServer(repo.root))
+    .catch(() => null);
+  const summary = await round;
   for (const warning of summary.warnings) out.warn(warning);
   const viewer = (await running)?.url;
   out.result({ ...jsonRound(summary), ...(viewer ? { viewer } : {}) }, () => [

@@ -70,16 +70,18 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
   await assertWritable(review);
   // What git is asked here only reads; a base that cannot be resolved leaves everything as it was.
   const choose = async () => resolveBase(repo, options, await readBegin(review), await lastFinishedRound(review));
-  const inCapture = reviewInCapture(repo);
-  // Asked again when a round ran or was cleared meanwhile; a number taken since is found by the claim.
-  let pinned = roundRefNumbers(repo);
-  for (const early of [inCapture, pinned]) early.catch(() => {}); // awaited below
-  // Once git ignores .review/ (every round after a repository's first), git add starts at once: it
+  let inCapture: ReturnType<typeof reviewInCapture> | null = null;
+  const askInCapture = () => (inCapture ??= reviewInCapture(repo));
+  // Once git ignores .review/ (every round after a repository's first), git add starts first: it
   // writes a temporary index and objects no ref names, and the checks below run meanwhile.
   const early = (await reviewExcluded(repo))
-    ? captureTree(repo, { reviewAdded: inCapture.then((r) => r.added), keepIndex: true })
+    ? captureTree(repo, { reviewAdded: async () => (await askInCapture()).added, keepIndex: true })
     : null;
   early?.catch(() => {}); // awaited below, on every path
+  if (!early) askInCapture().catch(() => {}); // awaited below
+  // Asked again when a round ran or was cleared meanwhile; a number taken since is found by the claim.
+  let pinned = roundRefNumbers(repo);
+  pinned.catch(() => {}); // awaited below
   const dropEarly = () =>
     early?.then(
       (tree) => forgetCapturedIndex(repo, tree),
@@ -106,8 +108,12 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
     commits.catch(() => {}); // awaited once the change list is known
     if ((await removeUnfinished(repo, review)) || waited) pinned = roundRefNumbers(repo);
     pinned.catch(() => {}); // awaited once the tree is captured
-    const { added, tracked } = await inCapture;
-    const tree = await (early ?? captureTree(repo, { reviewAdded: added, keepIndex: true }));
+    const { added, tracked } = await askInCapture();
+    const capture = early ?? captureTree(repo, { reviewAdded: async () => added, keepIndex: true });
+    // Where each change stands in git: two of its three lists need no tree, so they start now.
+    const provenance = lookUpProvenance(repo, base.oid, capture);
+    provenance.catch(() => {}); // awaited by writeMaterial, or dropped with the round
+    const tree = await capture;
     const record: RoundRecord = { round: 0, tree, head: repo.head, base: base.oid, at: localIsoTime() };
     let pinnedHere = false;
     let cardsKept: string | null = null;
@@ -122,7 +128,7 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
     })();
     try {
       const warnings = tracked ? [TRACKED_WARNING] : [];
-      return await writeMaterial(repo, review, { base, tree, claimed, warnings, withheld, commits });
+      return await writeMaterial(repo, review, { base, tree, claimed, warnings, withheld, commits, provenance });
     } catch (error) {
       await claimed.catch(() => {});
       // The next attempt keeps the cards as they are then.
@@ -141,7 +147,7 @@ export async function recordBegin(repo: Repo, hooks: EmitHooks = {}): Promise<Be
   await assertWritable(review);
   const unlock = await openReview(repo, review, (pid) => hooks.onWait?.(pid));
   try {
-    const tree = await captureTree(repo, { reviewAdded: (await reviewInCapture(repo)).added });
+    const tree = await captureTree(repo, { reviewAdded: async () => (await reviewInCapture(repo)).added });
     return await writeBegin(repo, review, { head: repo.head, tree });
   } finally {
     await unlock();
@@ -164,6 +170,8 @@ interface RoundFacts {
   withheld: PrivacyCheck;
   /** The round's commits, being looked up. */
   commits: Promise<RoundLog>;
+  /** Where each change stands in git, being looked up. */
+  provenance: Promise<Provenance>;
 }
 
 /** Entries go out in batches of about a mebibyte: thousands of small writes cost more than the bytes. */
@@ -177,7 +185,7 @@ const BATCH = 1 << 20;
 async function writeMaterial(
   repo: Repo,
   review: ReviewDir,
-  { base, tree, claimed, warnings, withheld, commits }: RoundFacts,
+  { base, tree, claimed, warnings, withheld, commits, provenance }: RoundFacts,
 ): Promise<RoundSummary> {
   await mkdir(review.blobs, { recursive: true });
   const summary: RoundSummary = {
@@ -209,9 +217,8 @@ async function writeMaterial(
   };
   // git diff first: the longest of the round's reads. All are read-only, so under way while the round is claimed.
   const files = diffTrees(repo, base.oid, tree, lookUp);
-  const provenance = lookUpProvenance(repo, base.oid, tree);
   const head = Promise.all([claimed, commits]).then(([round, log]) => materialHead(repo, base, tree, round, log));
-  for (const early of [provenance, head, claimed]) early.catch(() => {}); // awaited below
+  for (const early of [head, claimed]) early.catch(() => {}); // awaited below
   async function* text(): AsyncGenerator<string> {
     const blobs = { reader, dir: review.blobs, shortBase: base.oid.slice(0, 7), taken: new Set<string>() };
     for await (const file of files) {

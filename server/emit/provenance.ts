@@ -14,7 +14,7 @@ export type Provenance = Map<string, Set<PathState>>;
  * files when the index lacks the path. Only object ids are compared, so no file is read or
  * stat'ed, and like every capture command they take no optional lock.
  */
-export async function lookUpProvenance(repo: Repo, base: string, tree: string): Promise<Provenance> {
+export async function lookUpProvenance(repo: Repo, base: string, tree: Promise<string>): Promise<Provenance> {
   // Decoded as the diff's paths are, so a name that is not UTF-8 finds its entry.
   const names = async (args: string[]) =>
     splitBytes(await repo.git.runBytes([...args, '--no-renames', '-z', ...WITHOUT_REVIEW]), 0)
@@ -24,7 +24,8 @@ export async function lookUpProvenance(repo: Repo, base: string, tree: string): 
     repo.head && repo.head !== base ? names(['diff', '--name-only', base, repo.head]) : [],
     names(['diff-index', '--cached', '--name-only', repo.head ?? repo.emptyTree]),
     // The tree is the "before" side here: a path it has and the index lacks is untracked.
-    names(['diff-index', '--cached', '--name-status', tree]),
+    // The first two need no tree, so they run while the capture writes it.
+    tree.then((id) => names(['diff-index', '--cached', '--name-status', id])),
   ]);
   const provenance: Provenance = new Map();
   const add = (path: string, state: PathState) => {

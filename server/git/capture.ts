@@ -20,8 +20,11 @@ export const BULK_ADD = ['core.bigFileThreshold=1', 'pack.compression=0'];
 const STALE_MS = 60 * 60 * 1000;
 
 export interface CaptureOptions {
-  /** Whether `git add --all` stages files under `.review/` (see `reviewInCapture`); they are taken out again. */
-  reviewAdded: boolean | Promise<boolean>;
+  /**
+   * Whether `git add --all` stages files under `.review/` (see `reviewInCapture`); they are
+   * taken out again. Asked once git add is under way, so git add is the capture's first process.
+   */
+  reviewAdded: () => Promise<boolean>;
   /** Keep the temporary index as the tree's `capturedIndex`, for freshness checks (a round's capture). */
   keepIndex?: boolean;
 }
@@ -55,8 +58,11 @@ export async function captureTree(repo: Repo, { reviewAdded, keepIndex = false }
   await Promise.all([removeLeftovers(repo.scratchIndex), seedIndex(repo.indexFile, index)]);
   const env = { GIT_INDEX_FILE: index };
   try {
-    await repo.git.run(['add', '--all'], env, BULK_ADD);
-    if (await reviewAdded)
+    const adding = repo.git.run(['add', '--all'], env, BULK_ADD);
+    const added = reviewAdded();
+    added.catch(() => {}); // awaited below, once git add is done
+    await adding;
+    if (await added)
       await repo.git.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ':(top).review'], env);
     const tree = (await repo.git.run(['write-tree'], env)).trim();
     if (keepIndex) await keep(repo, index, tree);
