@@ -70,7 +70,10 @@ export function Header({
       {options}
       {search}
       {hasCards && (
-        <label className="inv-budget">
+        <label
+          className="inv-budget"
+          title={`Cards need ${budget.total} min; ${budget.fits} of ${budget.cards} fit in the budget`}
+        >
           Budget{' '}
           <input
             type="number"
@@ -80,7 +83,7 @@ export function Header({
             aria-label="Daily budget in minutes"
             onChange={(e) => budget.onMinutes(Math.max(0, Number(e.target.value) || 0))}
           />{' '}
-          min · cards need {budget.total} · {budget.fits} of {budget.cards} fit
+          min <span className="inv-budget-need">· cards need {budget.total} </span>· {budget.fits} of {budget.cards} fit
         </label>
       )}
       <CopyPrompt notes={notes} count={count} context={promptContext} />

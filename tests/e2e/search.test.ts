@@ -111,6 +111,16 @@ describe('search across the whole round', () => {
     await eventually(() => hitPlace(page)).toMatchObject({ ref: name(0), below: true });
   });
 
+  it('keeps the app bar on one line at 1440 px with a count beside the budget, and says the total in its title', async () => {
+    const { page } = await open('review-basic');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.locator('.inv-search-input').fill('e');
+    await eventually(() => count(page)).toMatch(/^\d+ matches in \d+ files$/);
+    const bar = await page.evaluate(() => document.querySelector('.inv-header')!.getBoundingClientRect().height);
+    expect(bar).toBeLessThan(60); // one line is 45 px, two are 81
+    expect(await page.locator('.inv-budget').getAttribute('title')).toMatch(/^Cards need \d+ min; \d+ of \d+ fit/);
+  });
+
   it('shows a match in the selected card when the card shows its file, and in Raw otherwise', async () => {
     const { page } = await open('review-basic');
     const card = page.locator('main[aria-label="Selected card"]');
