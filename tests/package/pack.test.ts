@@ -77,6 +77,9 @@ describe('the published package', { timeout: 300_000 }, () => {
     const [pack] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
     const files = pack!.files.map((f) => f.path);
     expect(files).toContain('dist/server/cli.js');
+    // The licences of what the two builds bundle ship beside them.
+    expect(files).toContain('dist/server/licenses.md');
+    expect(files).toContain('dist/web/licenses.md');
     expect(files).toContain('package.json');
     expect(files).toContain('schemas/json/material.schema.json');
     expect(files.filter((f) => /^(src|server|tests|node_modules|bench)\//.test(f))).toEqual([]);
