@@ -4,9 +4,12 @@
  * guide with hostile HTML in it, a redrawn sprite sheet): each tool changes what the reader
  * sees, and what it remembers survives a reload.
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { e2e, eventually, text, texts } from '../helpers/browser';
+import { png } from '../helpers/git-repo';
 
 const { open } = e2e();
 
@@ -120,6 +123,36 @@ describe('Markdown preview', () => {
 });
 
 describe('images in Raw', () => {
+  it('compares a pair of 4,000×4,000 images without holding up the page', async () => {
+    const BIG = 'art/backdrop.png';
+    const { page } = await open('review-reading', {
+      prepare: (repo) => {
+        writeFileSync(path.join(repo.dir, BIG), png(4000, 4000, [20, 90, 200]));
+        repo.git('add', '--all');
+        repo.git('commit', '--quiet', '--no-verify', '-m', 'Backdrop');
+        writeFileSync(path.join(repo.dir, BIG), png(4000, 4000, [200, 90, 20]));
+        repo.rounds();
+      },
+    });
+    // In Cards, where no card shows the image; then Raw, where it is drawn and compared.
+    await page.locator('main[aria-label="Selected card"]').waitFor();
+    await page.evaluate(() => {
+      const long: number[] = [];
+      (globalThis as { longTasks?: number[] }).longTasks = long;
+      new PerformanceObserver((list) => long.push(...list.getEntries().map((e) => e.duration))).observe({
+        type: 'longtask',
+      });
+    });
+    await raw(page);
+    const backdrop = fileOf(page, BIG);
+    await eventually(() => text(backdrop.locator('.inv-img-differ')), 30_000).toBe(
+      '16,000,000 pixels of 16,000,000 differ',
+    );
+    // 16 million pixels a side are read back and compared in a worker, not on the page's thread.
+    const long = await page.evaluate(() => (globalThis as { longTasks?: number[] }).longTasks!);
+    expect(Math.max(0, ...long)).toBeLessThan(200);
+  });
+
   it('compares an image side by side, by difference, with a slider and an onion skin', async () => {
     const { page, screenshot } = await open('review-reading');
     await raw(page);

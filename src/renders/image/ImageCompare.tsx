@@ -1,12 +1,12 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import type { Entry } from '../../model/entry';
 import type { ImageFrame } from '../../../schemas/renders/image';
 import type { Api } from '../../api/client';
 import { formatBytes } from '../../diff/FileDiff';
-import { changeMask, zoomToFit, type Size } from '../../model/pixels';
+import { zoomToFit, type ChangeMask, type Size } from '../../model/pixels';
 import { sizeText } from '../../../schemas/drawing-faults';
 import { Frames, pixelCount } from './Frames';
-import { useImage, type ImageState, type LoadedImage } from './useImage';
+import { useImages, type ImageState, type LoadedImage } from './useImage';
 import { Difference, Onion, Picture, SideBySide, Slider, type PairProps } from './views';
 
 type Missing = { side: 'before' | 'after'; why: string } | null;
@@ -32,16 +32,18 @@ export function ImageCompare({
   inFile?: boolean;
 }) {
   const missing = missingSide(entry);
-  const beforeState = useImage(api, entry.before && missing?.side !== 'before' ? api.blobPath(entry.before) : null);
-  const afterState = useImage(api, missing?.side === 'after' ? null : api.afterPath(entry.ref));
+  // Pixels are compared once every side that exists has been read; a side that failed leaves nothing to compare.
+  const {
+    before: beforeState,
+    after: afterState,
+    mask,
+  } = useImages(
+    api,
+    entry.before && missing?.side !== 'before' ? api.blobPath(entry.before) : null,
+    missing?.side === 'after' ? null : api.afterPath(entry.ref),
+  );
   const before = ready(beforeState);
   const after = ready(afterState);
-  // Pixels are compared once every side that exists has been read; a side that failed leaves nothing to compare.
-  const mask = useMemo(() => {
-    const sides = [beforeState, afterState].filter((s) => s !== null);
-    if (!sides.every((s) => s.state === 'ready' && s.image.pixels)) return null;
-    return changeMask(ready(beforeState)?.pixels ?? null, ready(afterState)?.pixels ?? null);
-  }, [beforeState, afterState]);
   const stage: Size = {
     w: Math.max(before?.size?.w ?? 0, after?.size?.w ?? 0),
     h: Math.max(before?.size?.h ?? 0, after?.size?.h ?? 0),
@@ -118,7 +120,7 @@ function Comparison({
   onZoom,
 }: {
   pair: PairProps;
-  mask: ReturnType<typeof changeMask> | null;
+  mask: ChangeMask | null;
   fit: number;
   onZoom: (z: number) => void;
 }) {

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Api } from '../../api/client';
-import { MAX_COMPARED_PIXELS, type Pixels, type Size } from '../../model/pixels';
+import type { ChangeMask, Pixels, Size } from '../../model/pixels';
+import type { DecodeAnswer, DecodeRequest } from './decode.worker';
 
 /** One side of an image, loaded: an object URL for <img>, its byte count, and its pixels when they could be read. */
 export interface LoadedImage {
@@ -15,61 +16,109 @@ export interface LoadedImage {
 export type ImageState =
   { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; image: LoadedImage };
 
+export interface ImagePair {
+  /** Null for a side that does not exist. */
+  before: ImageState | null;
+  after: ImageState | null;
+  /** Which pixels differ, once both sides are read; null while loading or when a side has no pixels. */
+  mask: ChangeMask | null;
+}
+
 /**
- * Loads the bytes at `path` with the session token and decodes them to RGBA in the browser.
- * Null `path` (the side that does not exist) stays null. The object URL is freed on unmount.
+ * Loads the two sides of an image with the session token (a null path is a side that does
+ * not exist), then decodes and compares them in a worker (decode.worker.ts). The object
+ * URLs are freed on unmount.
  */
-export function useImage(api: Api, path: string | null): ImageState | null {
-  const [state, setState] = useState<ImageState | null>(path ? { state: 'loading' } : null);
+export function useImages(api: Api, beforePath: string | null, afterPath: string | null): ImagePair {
+  const [pair, setPair] = useState<ImagePair>(() => loading(beforePath, afterPath));
   useEffect(() => {
-    if (!path) {
-      setState(null);
-      return;
-    }
-    setState({ state: 'loading' });
+    setPair(loading(beforePath, afterPath));
     let live = true;
-    let url: string | undefined;
-    load(api, path).then(
-      (image) => {
-        url = image.url;
-        if (live) setState({ state: 'ready', image });
-        else URL.revokeObjectURL(image.url);
-      },
-      (error: Error) => live && setState({ state: 'failed', message: error.message }),
-    );
+    const urls: string[] = [];
+    const fetchSide = async (path: string | null): Promise<Fetched | { message: string } | null> => {
+      if (!path) return null;
+      try {
+        const blob = await api.blob(path);
+        const url = URL.createObjectURL(blob);
+        if (live) urls.push(url);
+        else URL.revokeObjectURL(url);
+        return { blob, url };
+      } catch (error) {
+        return { message: (error as Error).message };
+      }
+    };
+    void Promise.all([fetchSide(beforePath), fetchSide(afterPath)]).then(async (fetched) => {
+      if (!live) return;
+      const blobs = fetched.map((side) => (side && 'blob' in side ? side.blob : null)) as DecodeRequest['blobs'];
+      const compare = fetched.every((side) => side === null || 'blob' in side);
+      let answer: Decoding | null = null;
+      let failure = '';
+      try {
+        answer = await decodeInWorker(blobs, compare);
+      } catch (error) {
+        failure = (error as Error).message;
+      }
+      if (!live) return;
+      const [before, after] = fetched.map((side, i): ImageState | null => {
+        if (side === null) return null;
+        if (!('blob' in side)) return { state: 'failed', message: side.message };
+        if (!answer) return { state: 'failed', message: failure };
+        const decoded = answer.sides[i] ?? { size: null, pixels: null };
+        return { state: 'ready', image: { url: side.url, bytes: side.blob.size, ...decoded } };
+      });
+      setPair({ before: before ?? null, after: after ?? null, mask: answer?.mask ?? null });
+    });
     return () => {
       live = false;
-      if (url) URL.revokeObjectURL(url);
+      for (const url of urls) URL.revokeObjectURL(url);
     };
-  }, [api, path]);
-  return state;
+  }, [api, beforePath, afterPath]);
+  return pair;
 }
 
-async function load(api: Api, path: string): Promise<LoadedImage> {
-  const blob = await api.blob(path);
-  const url = URL.createObjectURL(blob);
-  const decoded = await decode(blob).catch(() => null);
-  return { url, bytes: blob.size, size: decoded?.size ?? null, pixels: decoded?.pixels ?? null };
+interface Fetched {
+  blob: Blob;
+  url: string;
 }
 
-/**
- * The blob's exact RGBA values: no colour-space conversion and no premultiplication on
- * decode, so two copies of the same pixel read back as the same bytes.
- */
-async function decode(blob: Blob): Promise<{ size: Size; pixels: Pixels | null }> {
-  const bitmap = await createImageBitmap(blob, { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
-  try {
-    const size = { w: bitmap.width, h: bitmap.height };
-    if (size.w * size.h > MAX_COMPARED_PIXELS || size.w * size.h === 0) return { size, pixels: null };
-    const canvas = document.createElement('canvas');
-    canvas.width = size.w;
-    canvas.height = size.h;
-    const context = canvas.getContext('2d', { willReadFrequently: true });
-    if (!context) return { size, pixels: null };
-    context.drawImage(bitmap, 0, 0);
-    const data = context.getImageData(0, 0, size.w, size.h);
-    return { size, pixels: { width: data.width, height: data.height, data: data.data } };
-  } finally {
-    bitmap.close();
+function loading(beforePath: string | null, afterPath: string | null): ImagePair {
+  return {
+    before: beforePath ? { state: 'loading' } : null,
+    after: afterPath ? { state: 'loading' } : null,
+    mask: null,
+  };
+}
+
+/** The page's one decoding worker, started with the first image; the answers it owes, by request. */
+let worker: Worker | null = null;
+let requests = 0;
+const owed = new Map<number, { resolve: (answer: Decoding) => void; reject: (error: Error) => void }>();
+type Decoding = Exclude<DecodeAnswer, { error: string }>;
+
+function decodeInWorker(blobs: DecodeRequest['blobs'], compare: boolean): Promise<Decoding> {
+  if (!worker) {
+    const started = new Worker(new URL('./decode.worker.ts', import.meta.url), { type: 'module' });
+    started.onmessage = (event: MessageEvent<DecodeAnswer>) => {
+      const answer = event.data;
+      const waiting = owed.get(answer.id);
+      owed.delete(answer.id);
+      if ('error' in answer) waiting?.reject(new Error(`The image could not be read: ${answer.error}.`));
+      else waiting?.resolve(answer);
+    };
+    // A worker that cannot start (blocked, not found) fails what it owes, and the next image starts another.
+    started.onerror = (event) => {
+      const error = new Error(`The image could not be read: ${event.message || 'its decoding worker did not start'}.`);
+      for (const { reject } of owed.values()) reject(error);
+      owed.clear();
+      started.terminate();
+      worker = null;
+    };
+    worker = started;
   }
+  const id = ++requests;
+  const request: DecodeRequest = { id, blobs, compare };
+  return new Promise((resolve, reject) => {
+    owed.set(id, { resolve, reject });
+    worker!.postMessage(request);
+  });
 }
