@@ -37,6 +37,7 @@ export function ImageCompare({
     before: beforeState,
     after: afterState,
     mask,
+    comparing,
   } = useImages(
     api,
     entry.before && missing?.side !== 'before' ? api.blobPath(entry.before) : null,
@@ -51,7 +52,7 @@ export function ImageCompare({
   const [chosenZoom, setZoom] = useState<number | null>(null);
   const fit = Math.min(MAX_ZOOM, zoomToFit(stage, IMAGE_BOX));
   const zoom = chosenZoom ?? fit;
-  const loading = beforeState?.state === 'loading' || afterState?.state === 'loading';
+  const loading = beforeState?.state === 'loading' || afterState?.state === 'loading' || comparing;
   const shown = after || !beforeState ? 'after' : 'before';
 
   return (

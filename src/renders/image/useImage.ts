@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Api } from '../../api/client';
 import type { ChangeMask, Pixels, Size } from '../../model/pixels';
-import type { DecodeAnswer, DecodeRequest } from './decode.worker';
+import type { DecodeAnswer, DecodeRequest, Decoded } from './decode.worker';
 
 /** One side of an image, loaded: an object URL for <img>, its byte count, and its pixels when they could be read. */
 export interface LoadedImage {
@@ -22,12 +22,14 @@ export interface ImagePair {
   after: ImageState | null;
   /** Which pixels differ, once both sides are read; null while loading or when a side has no pixels. */
   mask: ChangeMask | null;
+  /** The sides are shown, their pixels still being read and compared. */
+  comparing: boolean;
 }
 
 /**
  * Loads the two sides of an image with the session token (a null path is a side that does
- * not exist), then decodes and compares them in a worker (decode.worker.ts). The object
- * URLs are freed on unmount.
+ * not exist), then decodes and compares them in a worker (decode.worker.ts): the sides are
+ * shown once their sizes are known, the comparison follows. The object URLs are freed on unmount.
  */
 export function useImages(api: Api, beforePath: string | null, afterPath: string | null): ImagePair {
   const [pair, setPair] = useState<ImagePair>(() => loading(beforePath, afterPath));
@@ -51,22 +53,29 @@ export function useImages(api: Api, beforePath: string | null, afterPath: string
       if (!live) return;
       const blobs = fetched.map((side) => (side && 'blob' in side ? side.blob : null)) as DecodeRequest['blobs'];
       const compare = fetched.every((side) => side === null || 'blob' in side);
-      let answer: Decoding | null = null;
-      let failure = '';
+      const show = (decoded: (i: number) => Decoded | null, failure: string | null): Array<ImageState | null> =>
+        fetched.map((side, i) => {
+          if (side === null) return null;
+          if (!('blob' in side)) return { state: 'failed', message: side.message };
+          if (failure !== null) return { state: 'failed', message: failure };
+          const { size, pixels } = decoded(i) ?? { size: null, pixels: null };
+          return { state: 'ready', image: { url: side.url, bytes: side.blob.size, size, pixels } };
+        });
+      const onSizes = (sizes: Array<Size | null | undefined>) => {
+        if (!live) return;
+        const [before, after] = show((i) => ({ size: sizes[i] ?? null, pixels: null }), null);
+        setPair({ before: before ?? null, after: after ?? null, mask: null, comparing: compare });
+      };
       try {
-        answer = await decodeInWorker(blobs, compare);
+        const answer = await decodeInWorker(blobs, compare, onSizes);
+        if (!live) return;
+        const [before, after] = show((i) => answer.sides[i] ?? null, null);
+        setPair({ before: before ?? null, after: after ?? null, mask: answer.mask, comparing: false });
       } catch (error) {
-        failure = (error as Error).message;
+        if (!live) return;
+        const [before, after] = show(() => null, (error as Error).message);
+        setPair({ before: before ?? null, after: after ?? null, mask: null, comparing: false });
       }
-      if (!live) return;
-      const [before, after] = fetched.map((side, i): ImageState | null => {
-        if (side === null) return null;
-        if (!('blob' in side)) return { state: 'failed', message: side.message };
-        if (!answer) return { state: 'failed', message: failure };
-        const decoded = answer.sides[i] ?? { size: null, pixels: null };
-        return { state: 'ready', image: { url: side.url, bytes: side.blob.size, ...decoded } };
-      });
-      setPair({ before: before ?? null, after: after ?? null, mask: answer?.mask ?? null });
     });
     return () => {
       live = false;
@@ -86,23 +95,30 @@ function loading(beforePath: string | null, afterPath: string | null): ImagePair
     before: beforePath ? { state: 'loading' } : null,
     after: afterPath ? { state: 'loading' } : null,
     mask: null,
+    comparing: false,
   };
 }
 
 /** The page's one decoding worker, started with the first image; the answers it owes, by request. */
 let worker: Worker | null = null;
 let requests = 0;
-const owed = new Map<number, { resolve: (answer: Decoding) => void; reject: (error: Error) => void }>();
-type Decoding = Exclude<DecodeAnswer, { error: string }>;
+interface Owed {
+  onSizes: (sizes: Array<Size | null | undefined>) => void;
+  resolve: (answer: Decoding) => void;
+  reject: (error: Error) => void;
+}
+const owed = new Map<number, Owed>();
+type Decoding = Extract<DecodeAnswer, { kind: 'pixels' }>;
 
-function decodeInWorker(blobs: DecodeRequest['blobs'], compare: boolean): Promise<Decoding> {
+function decodeInWorker(blobs: DecodeRequest['blobs'], compare: boolean, onSizes: Owed['onSizes']): Promise<Decoding> {
   if (!worker) {
     const started = new Worker(new URL('./decode.worker.ts', import.meta.url), { type: 'module' });
     started.onmessage = (event: MessageEvent<DecodeAnswer>) => {
       const answer = event.data;
       const waiting = owed.get(answer.id);
+      if (answer.kind === 'sizes') return waiting?.onSizes(answer.sizes);
       owed.delete(answer.id);
-      if ('error' in answer) waiting?.reject(new Error(`The image could not be read: ${answer.error}.`));
+      if (answer.kind === 'error') waiting?.reject(new Error(`The image could not be read: ${answer.error}.`));
       else waiting?.resolve(answer);
     };
     // A worker that cannot start (blocked, not found) fails what it owes, and the next image starts another.
@@ -118,7 +134,7 @@ function decodeInWorker(blobs: DecodeRequest['blobs'], compare: boolean): Promis
   const id = ++requests;
   const request: DecodeRequest = { id, blobs, compare };
   return new Promise((resolve, reject) => {
-    owed.set(id, { resolve, reject });
+    owed.set(id, { onSizes, resolve, reject });
     worker!.postMessage(request);
   });
 }
