@@ -1,4 +1,6 @@
-import { fits } from '../../schemas/drawing-faults';
+import { fits, type FrameOutside, type Side, type Size } from '../../schemas/drawing-faults';
+
+export type { FrameOutside, Side, Size };
 
 /**
  * Pixel comparison for the image render: plain functions over RGBA bytes (the shape of a
@@ -10,11 +12,6 @@ export interface Pixels {
   width: number;
   height: number;
   data: Uint8ClampedArray;
-}
-
-export interface Size {
-  w: number;
-  h: number;
 }
 
 export interface Rect extends Size {
@@ -31,19 +28,11 @@ export interface ChangeMask {
   count: number;
 }
 
-export type Side = 'before' | 'after';
-
 /** A frame whose pixels changed; `beyond` names the images it does not fit (compared as transparent there). */
 export interface FrameChange<F> {
   frame: F;
   changed: number;
   beyond: Side[];
-}
-
-/** A frame that fits none of the images: it cannot be compared, only reported. */
-export interface FrameOutside<F> {
-  frame: F;
-  sides: Side[];
 }
 
 export interface FrameReport<F> {
