@@ -3,7 +3,8 @@
  * (after `npm run build`; the bench repository is the one `npm run bench` caches). Scenarios:
  * `cards` (navigation with cards.json until the first card's rows are on screen), `raw` (the same
  * without cards.json), `jump` (Raw, then the tree's last file), `unfold` (Raw, the 50,000-line file
- * unfolded and scrolled a little). It records a Chromium trace of the scenario and prints the
+ * unfolded and scrolled a little), `context` (Raw, after the jump to the last file, the first "whole file" button, as the
+bench clicks it). It records a Chromium trace of the scenario and prints the
  * main thread's long tasks (> 50 ms) with what filled them, the totals by kind of work, and the
  * JavaScript functions with the most self and inclusive time (CDP Profiler; PROFILE_JS=0: off).
  * PROFILE_TRACE=file also writes the trace (for chrome://tracing or the Performance panel),
@@ -22,7 +23,9 @@ import {
   BENCH_ROOT,
   benchCards,
   CLI,
+  CONTEXT_RUN,
   FIRST_FILE_DRAWN,
+  FRAME_UNTIL,
   fileRowsOnScreen,
   LARGE_REF,
   newPage,
@@ -40,7 +43,7 @@ import {
 const scenario = process.argv[2] ?? 'cards';
 /** PROFILE_JS=0 leaves the JavaScript sampling profiler off: the trace alone, with less overhead. */
 const JS_PROFILE = process.env.PROFILE_JS !== '0';
-if (!['cards', 'raw', 'jump', 'unfold'].includes(scenario)) throw new Error(`unknown scenario ${scenario}`);
+if (!['cards', 'raw', 'jump', 'unfold', 'context'].includes(scenario)) throw new Error(`unknown scenario ${scenario}`);
 
 interface TraceEvent {
   name: string;
@@ -128,6 +131,17 @@ try {
           await page.evaluate(`(async () => { const s = performance.now(); document.querySelector(${treeButtonOf(last)}).click();
           const t = await ${WAIT_FRAME}({ test: ${JSON.stringify(fileRowsOnScreen(last))}, timeout: 30000 }); return t - s; })()`);
         process.stdout.write(`jump to ${last}: ${(ms as number).toFixed(0)} ms\n`);
+        await page.waitForTimeout(500);
+      });
+    } else if (scenario === 'context') {
+      // As in the bench: after the jump to the last file, whose neighbours have context to show.
+      const last = refs[refs.length - 1]!;
+      await page.evaluate(revealInTree(last));
+      await page.evaluate(`document.querySelector(${treeButtonOf(last)}).click()`);
+      await page.waitForTimeout(1000);
+      profile = await record(async () => {
+        const ms = await page.evaluate(`${CONTEXT_RUN}({ wait: ${FRAME_UNTIL} })`);
+        process.stdout.write(`whole file shown: ${(ms as number).toFixed(0)} ms\n`);
         await page.waitForTimeout(500);
       });
     } else {

@@ -525,7 +525,7 @@ export function onlyInLast(
  * In the page: as WAIT_FRAME, with the test a function (the page's CSP refuses to compile a
  * string, which WAIT_FRAME's top-level call gets away with but a nested one does not).
  */
-const FRAME_UNTIL = `(async ({ test, timeout }) => {
+export const FRAME_UNTIL = `(async ({ test, timeout }) => {
   const limit = performance.now() + timeout;
   for (;;) {
     const seen = await new Promise((r) => requestAnimationFrame(() => {
@@ -563,7 +563,7 @@ const SEARCH_RUN = `(async ({ query, wait }) => {
  * from the click to its rows growing on screen; the first file with lines in no hunk counts
  * (a file whose hunks cover it all has nothing to add).
  */
-const CONTEXT_RUN = `(async ({ wait }) => {
+export const CONTEXT_RUN = `(async ({ wait }) => {
   const buttons = [...document.querySelectorAll('.inv-context-bar button')].filter((b) => b.textContent.includes('whole file')).slice(0, 10);
   for (const button of buttons) {
     const section = button.closest('section.inv-file');
