@@ -339,3 +339,41 @@ export async function treeRow(page: Page, ref: string): Promise<Locator> {
   );
   return row;
 }
+
+/**
+ * The longest task the page's main thread ran while `run` ran, in ms of that thread's own
+ * CPU time (from a Chromium trace): what the page's code held the thread for, whatever
+ * else the machine's cores were busy with (a long task's wall time also counts the time
+ * the thread waited for a core, which on a busy 2-core machine says little about the page).
+ */
+export async function longestMainThreadTaskCpu(page: Page, run: () => Promise<void>): Promise<number> {
+  interface TraceEvent {
+    name: string;
+    ph: string;
+    pid: number;
+    tid: number;
+    tdur?: number;
+    args?: { name?: string };
+  }
+  const cdp = await page.context().newCDPSession(page);
+  const events: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
+  const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
+  await cdp.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: ['toplevel'] } });
+  try {
+    await run();
+  } finally {
+    await cdp.send('Tracing.end');
+    await complete;
+    await cdp.detach();
+  }
+  const main = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const tasks = events.filter(
+    (e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && main.has(`${e.pid}:${e.tid}`),
+  );
+  return Math.max(0, ...tasks.map((e) => (e.tdur ?? 0) / 1000));
+}

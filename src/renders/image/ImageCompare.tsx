@@ -42,6 +42,7 @@ export function ImageCompare({
     api,
     entry.before && missing?.side !== 'before' ? api.blobPath(entry.before) : null,
     missing?.side === 'after' ? null : api.afterPath(entry.ref),
+    [entry.before_size, entry.size],
   );
   const before = ready(beforeState);
   const after = ready(afterState);

@@ -29,13 +29,25 @@ export interface ImagePair {
 /**
  * Loads the two sides of an image with the session token (a null path is a side that does
  * not exist), then decodes and compares them in a worker (decode.worker.ts): the sides are
- * shown once their sizes are known, the comparison follows. The object URLs are freed on unmount.
+ * shown once their sizes are known (at once when the material names them), the comparison
+ * follows. The object URLs are freed on unmount.
  */
-export function useImages(api: Api, beforePath: string | null, afterPath: string | null): ImagePair {
+export function useImages(
+  api: Api,
+  beforePath: string | null,
+  afterPath: string | null,
+  /** The sizes the material gives each side, read from the files' headers; the decoded sizes replace them. */
+  known: [Size | undefined, Size | undefined] = [undefined, undefined],
+): ImagePair {
   const [pair, setPair] = useState<ImagePair>(() => loading(beforePath, afterPath));
+  const [knownBefore, knownAfter] = known;
+  const { w: beforeW, h: beforeH } = knownBefore ?? {};
+  const { w: afterW, h: afterH } = knownAfter ?? {};
   useEffect(() => {
     setPair(loading(beforePath, afterPath));
     let live = true;
+    // Started while the bytes are fetched: its start-up is not added to the wait.
+    decodingWorker();
     const urls: string[] = [];
     const fetchSide = async (path: string | null): Promise<Fetched | { message: string } | null> => {
       if (!path) return null;
@@ -66,6 +78,11 @@ export function useImages(api: Api, beforePath: string | null, afterPath: string
         const [before, after] = show((i) => ({ size: sizes[i] ?? null, pixels: null }), null);
         setPair({ before: before ?? null, after: after ?? null, mask: null, comparing: compare });
       };
+      const sizes: Array<Size | undefined> = [
+        beforeW === undefined ? undefined : { w: beforeW, h: beforeH! },
+        afterW === undefined ? undefined : { w: afterW, h: afterH! },
+      ];
+      if (fetched.every((side, i) => side === null || !('blob' in side) || sizes[i])) onSizes(sizes);
       try {
         const answer = await decodeInWorker(blobs, compare, onSizes);
         if (!live) return;
@@ -81,7 +98,7 @@ export function useImages(api: Api, beforePath: string | null, afterPath: string
       live = false;
       for (const url of urls) URL.revokeObjectURL(url);
     };
-  }, [api, beforePath, afterPath]);
+  }, [api, beforePath, afterPath, beforeW, beforeH, afterW, afterH]);
   return pair;
 }
 
@@ -99,7 +116,7 @@ function loading(beforePath: string | null, afterPath: string | null): ImagePair
   };
 }
 
-/** The page's one decoding worker, started with the first image; the answers it owes, by request. */
+/** The page's one decoding worker; the answers it owes, by request. */
 let worker: Worker | null = null;
 let requests = 0;
 interface Owed {
@@ -110,31 +127,36 @@ interface Owed {
 const owed = new Map<number, Owed>();
 type Decoding = Extract<DecodeAnswer, { kind: 'pixels' }>;
 
+/** The page's one decoding worker, started on first use (again after one that failed to start). */
+function decodingWorker(): Worker {
+  if (worker) return worker;
+  const started = new Worker(new URL('./decode.worker.ts', import.meta.url), { type: 'module' });
+  started.onmessage = (event: MessageEvent<DecodeAnswer>) => {
+    const answer = event.data;
+    const waiting = owed.get(answer.id);
+    if (answer.kind === 'sizes') return waiting?.onSizes(answer.sizes);
+    owed.delete(answer.id);
+    if (answer.kind === 'error') waiting?.reject(new Error(`The image could not be read: ${answer.error}.`));
+    else waiting?.resolve(answer);
+  };
+  // A worker that cannot start (blocked, not found) fails what it owes, and the next image starts another.
+  started.onerror = (event) => {
+    const error = new Error(`The image could not be read: ${event.message || 'its decoding worker did not start'}.`);
+    for (const { reject } of owed.values()) reject(error);
+    owed.clear();
+    started.terminate();
+    if (worker === started) worker = null;
+  };
+  worker = started;
+  return started;
+}
+
 function decodeInWorker(blobs: DecodeRequest['blobs'], compare: boolean, onSizes: Owed['onSizes']): Promise<Decoding> {
-  if (!worker) {
-    const started = new Worker(new URL('./decode.worker.ts', import.meta.url), { type: 'module' });
-    started.onmessage = (event: MessageEvent<DecodeAnswer>) => {
-      const answer = event.data;
-      const waiting = owed.get(answer.id);
-      if (answer.kind === 'sizes') return waiting?.onSizes(answer.sizes);
-      owed.delete(answer.id);
-      if (answer.kind === 'error') waiting?.reject(new Error(`The image could not be read: ${answer.error}.`));
-      else waiting?.resolve(answer);
-    };
-    // A worker that cannot start (blocked, not found) fails what it owes, and the next image starts another.
-    started.onerror = (event) => {
-      const error = new Error(`The image could not be read: ${event.message || 'its decoding worker did not start'}.`);
-      for (const { reject } of owed.values()) reject(error);
-      owed.clear();
-      started.terminate();
-      worker = null;
-    };
-    worker = started;
-  }
+  const target = decodingWorker();
   const id = ++requests;
   const request: DecodeRequest = { id, blobs, compare };
   return new Promise((resolve, reject) => {
     owed.set(id, { onSizes, resolve, reject });
-    worker!.postMessage(request);
+    target.postMessage(request);
   });
 }
