@@ -568,7 +568,10 @@ export const CONTEXT_RUN = `(async ({ wait }) => {
   for (const button of buttons) {
     const section = button.closest('section.inv-file');
     section.scrollIntoView({ block: 'start' });
+    // The files the scroll brought near are drawn and laid out before the click, as when a reader
+    // reads a file before widening it; the click comes in a task of its own, as a reader's does.
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    await new Promise((r) => setTimeout(r, 400));
     const rows = section.querySelectorAll('.d2h-diff-tbody > tr').length;
     const start = performance.now();
     button.click();
