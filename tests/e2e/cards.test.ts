@@ -165,6 +165,28 @@ describe('reading by cards', () => {
     await fileOf(page, 'src/middleware/auth.ts').locator('.d2h-code-line-ctn').first().waitFor();
   });
 
+  it('keeps a mark within its diff pane in an 800 px window, unified and side by side', async () => {
+    const { page } = await open('review-basic');
+    await page.setViewportSize({ width: 800, height: 900 });
+    const expire = basic.cards.find((c) => c.id === 'c_expire') as { title: string };
+    await nav(page).getByRole('button', { name: expire.title }).click();
+    const file = fileOf(page, 'src/auth/session.ts');
+    const mark = file.locator('tr.inv-extra-row .inv-mark').filter({ visible: true }).first();
+    // The mark's text is read without scrolling sideways: it ends where its pane ends, or before.
+    const overhang = () =>
+      mark.evaluate((m) => {
+        const pane = m.closest('.d2h-file-diff, .d2h-file-side-diff')!.getBoundingClientRect();
+        const box = m.getBoundingClientRect();
+        return Math.max(0, box.right - pane.right, pane.left - box.left);
+      });
+    await mark.waitFor();
+    expect(await overhang()).toBeLessThanOrEqual(1);
+    await page.getByRole('button', { name: 'Side by side' }).click();
+    await eventually(() => file.locator('.d2h-file-side-diff').count()).toBe(2);
+    await mark.waitFor();
+    expect(await overhang()).toBeLessThanOrEqual(1);
+  });
+
   it('pins a matched mark in the row right under its line, and shows an unmatched one at the top of the file quoting what it looked for', async () => {
     const { page, screenshot } = await open('review-basic');
     const expire = basic.cards.find((c) => c.id === 'c_expire') as {
