@@ -46,8 +46,6 @@ export function useImages(
   useEffect(() => {
     setPair(loading(beforePath, afterPath));
     let live = true;
-    // Started while the bytes are fetched: its start-up is not added to the wait.
-    decodingWorker();
     const urls: string[] = [];
     const fetchSide = async (path: string | null): Promise<Fetched | { message: string } | null> => {
       if (!path) return null;
@@ -61,7 +59,10 @@ export function useImages(
         return { message: (error as Error).message };
       }
     };
-    void Promise.all([fetchSide(beforePath), fetchSide(afterPath)]).then(async (fetched) => {
+    const load = async () => {
+      // Started while the bytes are fetched: its start-up is not added to the wait.
+      decodingWorker();
+      const fetched = await Promise.all([fetchSide(beforePath), fetchSide(afterPath)]);
       if (!live) return;
       const blobs = fetched.map((side) => (side && 'blob' in side ? side.blob : null)) as DecodeRequest['blobs'];
       const compare = fetched.every((side) => side === null || 'blob' in side);
@@ -93,8 +94,11 @@ export function useImages(
         const [before, after] = show(() => null, (error as Error).message);
         setPair({ before: before ?? null, after: after ?? null, mask: null, comparing: false });
       }
-    });
+    };
+    // In a task of its own: the requests of a screenful of images do not lengthen the task that drew them.
+    const timer = setTimeout(() => void load(), 0);
     return () => {
+      clearTimeout(timer);
       live = false;
       for (const url of urls) URL.revokeObjectURL(url);
     };
