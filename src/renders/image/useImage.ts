@@ -120,7 +120,7 @@ function loading(beforePath: string | null, afterPath: string | null): ImagePair
   };
 }
 
-/** The page's one decoding worker; the answers it owes, by request. */
+/** The decoding worker once started, and the answers it owes, by request. */
 let worker: Worker | null = null;
 let requests = 0;
 interface Owed {
