@@ -3,10 +3,11 @@
  * (after `npm run build`; the bench repository is the one `npm run bench` caches). Scenarios:
  * `cards` (navigation with cards.json until the first card's rows are on screen), `raw` (the same
  * without cards.json), `jump` (Raw, then the tree's last file), `unfold` (Raw, the 50,000-line file
- * unfolded and scrolled a little), `context` (Raw, after the jump to the last file, the first "whole file" button, as the
-bench clicks it). It records a Chromium trace of the scenario and prints the
- * main thread's long tasks (> 50 ms) with what filled them, the totals by kind of work, and the
- * JavaScript functions with the most self and inclusive time (CDP Profiler; PROFILE_JS=0: off).
+ * unfolded and scrolled a little), `context` (Raw, after the jump to the last file, the first
+ * "whole file" button, as the bench clicks it). It records a Chromium trace of the scenario and
+ * prints the main thread's long tasks (> 50 ms) with what filled them, the totals by kind of
+ * work, and the JavaScript functions with the most self and inclusive time (CDP Profiler;
+ * PROFILE_JS=0: off).
  * PROFILE_TRACE=file also writes the trace (for chrome://tracing or the Performance panel),
  * PROFILE_CPU=file the CPU profile (a .cpuprofile). BENCH_VIEWER_CASE=10k profiles the
  * 10,021-file round instead (the one `npm run bench` caches beside it).
