@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { ReviewFile } from '../schemas/api';
@@ -27,7 +27,10 @@ export interface WatchOptions {
  */
 export class ReviewWatcher {
   private watcher: FSWatcher | null = null;
+  /** The inode of the `.review` folder being watched, if it is. */
+  private watchedIno: number | undefined;
   private arming: Promise<void> = Promise.resolve();
+  private rearmQueued = false;
   private closed = false;
   private readonly dir: string;
   private readonly root: string;
@@ -87,11 +90,15 @@ export class ReviewWatcher {
   }
 
   private rearm(): Promise<void> {
+    if (this.rearmQueued) return this.arming;
+    this.rearmQueued = true;
     this.arming = this.arming.then(async () => {
+      this.rearmQueued = false;
       await this.watcher?.close();
       this.watcher = null;
       if (this.closed) return;
-      const review = existsSync(this.dir);
+      this.watchedIno = statSync(this.dir, { throwIfNoEntry: false })?.ino;
+      const review = this.watchedIno !== undefined;
       this.watcher = review ? this.watchReview() : this.watchRoot();
       await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
       // Anything may have changed while no watcher was armed; unchanged files are not reported.
@@ -105,7 +112,7 @@ export class ReviewWatcher {
     const keep = (p: string) => p === this.dir || (path.dirname(p) === this.dir && BY_NAME.has(path.basename(p)));
     const watcher = watch(this.dir, { ignoreInitial: true, depth: 0, followSymlinks: false, ignored: (p) => !keep(p) });
     watcher.on('all', (event, p) => {
-      if (event === 'unlinkDir' && p === this.dir) void this.rearm();
+      if (event === 'unlinkDir' && p === this.dir) this.rearmIfMoved();
       const file = path.dirname(p) === this.dir ? BY_NAME.get(path.basename(p)) : undefined;
       if (file) this.schedule(file);
     });
@@ -113,12 +120,20 @@ export class ReviewWatcher {
     // no event for every other one); the raw inotify events still name the file, and a
     // needless check costs one stat, since unchanged bytes are never reported.
     watcher.on('raw', (_event, name, details) => {
-      const file = BY_NAME.get(path.basename(name));
       const where = (details as { watchedPath?: string } | undefined)?.watchedPath ?? '';
+      // Under load chokidar may never report `.review/` itself removed; inotify still does.
+      if (where === this.dir && name === path.basename(this.dir)) this.rearmIfMoved();
+      const file = BY_NAME.get(path.basename(name));
       if (file && (where === this.dir || path.dirname(where) === this.dir)) this.schedule(file);
     });
     watcher.on('error', (error) => this.options.onError?.(error));
     return watcher;
+  }
+
+  /** Watches anew when `.review/` is gone or is another folder than the one watched. */
+  private rearmIfMoved(): void {
+    const now = statSync(this.dir, { throwIfNoEntry: false });
+    if (now?.ino !== this.watchedIno) void this.rearm();
   }
 
   private watchRoot(): FSWatcher {
