@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { Tokenizer, TokenParser, TokenType } from '@streamparser/json';
+import { readFile } from 'node:fs/promises';
 import type { Issue, RoundEntry, RoundIndex } from '../schemas/api';
 import { Material, MaterialEntry } from '../schemas/material';
 import { countLines } from '../src/model/diff-lines';
@@ -18,104 +18,235 @@ export type MaterialRead =
   /** Not JSON (or half written): the caller reads it whole to say where. */
   | { kind: 'not-json'; hash: string };
 
+type DiffRange = { start: number; end: number };
+
 /**
  * Reads material.json in one pass, a chunk at a time, never holding the file or its parsed
- * whole: each entry is validated as it is complete and kept without its diff, a long diff
- * as the byte range of its JSON string (found by following the tokens), the bytes hashed
- * on the way. The event loop turns between chunks, so the server answers meanwhile.
+ * whole: a scan of the bytes (EntryScan) cuts the `material` list into its entries, each
+ * given to JSON.parse alone as it is complete, validated, and kept without its diff (a
+ * long diff as the byte range of its JSON string). What lies around the list (the frame)
+ * is parsed last, with the list left empty. The bytes are hashed on the way, and the event
+ * loop turns between chunks, so the server answers meanwhile. A file the scan cannot cut
+ * (not JSON between two entries, an entry that is no object) is read whole instead.
  */
-export async function readMaterial(file: string): Promise<MaterialRead | null> {
-  const tokenizer = new Tokenizer();
-  const parser = new TokenParser({
-    paths: ['$.contract', '$.source', '$.generated', '$.material.*'],
-    keepStack: false,
-  });
+export async function readMaterial(file: string, chunkBytes = 256 * 1024): Promise<MaterialRead | null> {
   const hash = createHash('sha256');
-  const frame: Record<string, unknown> = {};
-  const entries: RoundEntry[] = [];
-  const places: DiffPlace[] = [];
-  const issues: Issue[] = [];
-  let tooDeep = false;
-  let materialIsList = false;
-  // Where the tokens are: the containers open around them, and each object's key awaiting its value.
-  const open: Array<{ object: boolean; key: string | null; expectKey: boolean }> = [];
-  let diffStart = -1;
-  /** The position of the entry whose tokens are coming (-1: none yet). */
-  let current = -1;
-
-  let tokens = 0;
-  tokenizer.onToken = (token) => {
-    tokens++;
-    if (diffStart !== -1) {
-      // The token after a diff's string: the string ends before it (spaces between parse alike).
-      places[current] = { start: diffStart, end: token.offset };
-      diffStart = -1;
-    }
-    const top = open[open.length - 1];
-    switch (token.token) {
-      case TokenType.LEFT_BRACE:
-      case TokenType.LEFT_BRACKET:
-        if (open.length === 1 && top?.key === 'material') materialIsList = token.token === TokenType.LEFT_BRACKET;
-        if (open.length === 2 && materialIsList) current++;
-        open.push({ object: token.token === TokenType.LEFT_BRACE, key: null, expectKey: true });
-        break;
-      case TokenType.RIGHT_BRACE:
-      case TokenType.RIGHT_BRACKET:
-        open.pop();
-        break;
-      case TokenType.COMMA:
-        if (top?.object) top.expectKey = true;
-        break;
-      case TokenType.STRING:
-        if (top?.object && top.expectKey) {
-          top.key = token.value as string;
-          top.expectKey = false;
-        } else if (open.length === 3 && materialIsList && top?.key === 'diff') diffStart = token.offset;
-        break;
-    }
-    parser.write(token);
-  };
-  parser.onValue = ({ value, key, stack }) => {
-    if (stack.length === 1) {
-      frame[key as string] = value;
-      return;
-    }
-    if (!materialIsList) return; // the members of a material that is not a list: its frame check says so
-    const at = key as number;
-    if (depthOf(value) > MAX_JSON_DEPTH - 2) tooDeep = true;
-    const parsed = MaterialEntry.safeParse(value);
-    if (!parsed.success) {
-      if (issues.length < MAX_ISSUES)
-        issues.push(...issuesOf(parsed.error).map((i) => ({ ...i, path: ['material', at, ...i.path] })));
-      return;
-    }
-    const { diff, diff_base64: _bytes, ...rest } = parsed.data;
-    entries[at] = { ...rest, lines: diff === null ? null : countLines(diff), chars: diff?.length ?? 0 };
-    // A long diff keeps the range found for it; a short one (or one not found in a list) is kept as it is.
-    const found = places[at];
-    if (diff === null || diff.length < KEEP_CHARS || typeof found !== 'object' || found === null) places[at] = diff;
-  };
-
-  let hashed = '';
+  const round = new RoundKept();
+  const scan = new EntryScan((text, diff) => round.take(JSON.parse(text), diff));
   try {
-    for await (const chunk of createReadStream(file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
+    for await (const chunk of createReadStream(file, { highWaterMark: chunkBytes }) as AsyncIterable<Buffer>) {
       hash.update(chunk);
-      tokenizer.write(chunk);
+      scan.write(chunk);
+      if (scan.uncut) return await readWhole(file);
     }
-    hashed = hash.digest('hex');
-    tokenizer.end();
-    if (open.length > 0 || !tokens) return { kind: 'not-json', hash: hashed }; // it stops before its end
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return null;
     if (code !== undefined) throw error;
-    return { kind: 'not-json', hash: hashed || hash.digest('hex') };
+    return { kind: 'not-json', hash: hash.digest('hex') }; // an entry JSON.parse refused
   }
-  if (tooDeep) return { kind: 'too-deep', hash: hashed };
-  const checked = Material.safeParse({ ...frame, material: materialIsList ? [] : frame.material });
-  if (!checked.success || issues.length) {
-    const all = [...(checked.success ? [] : issuesOf(checked.error)), ...issues];
-    return { kind: 'invalid-schema', issues: all.slice(0, MAX_ISSUES), hash: hashed };
+  return round.finish(parsed(scan.end()), hash.digest('hex'), scan.cut);
+}
+
+/** A file the scan could not cut, read, parsed and checked whole (its read errors are the caller's). */
+async function readWhole(file: string): Promise<MaterialRead> {
+  const bytes = await readFile(file);
+  const round = new RoundKept();
+  return round.finish(parsed(bytes.toString('utf8')), createHash('sha256').update(bytes).digest('hex'), false);
+}
+
+/** The round's entries as the server keeps them, taken one at a time, and what was wrong with them. */
+class RoundKept {
+  private readonly entries: RoundEntry[] = [];
+  private readonly places: DiffPlace[] = [];
+  private readonly issues: Issue[] = [];
+  private count = 0;
+  private tooDeep = false;
+
+  take(value: unknown, range: DiffRange | null): void {
+    const at = this.count++;
+    if (depthOf(value) > MAX_JSON_DEPTH - 2) this.tooDeep = true;
+    if (this.tooDeep) return;
+    const parsed = MaterialEntry.safeParse(value);
+    if (!parsed.success) {
+      if (this.issues.length < MAX_ISSUES)
+        this.issues.push(...issuesOf(parsed.error).map((i) => ({ ...i, path: ['material', at, ...i.path] })));
+      return;
+    }
+    const { diff, diff_base64: _bytes, ...rest } = parsed.data;
+    this.entries[at] = { ...rest, lines: diff === null ? null : countLines(diff), chars: diff?.length ?? 0 };
+    this.places[at] = diff !== null && diff.length >= KEEP_CHARS && range ? range : diff;
   }
-  return { kind: 'ok', data: { ...checked.data, material: entries }, places, hash: hashed };
+
+  /**
+   * The round, given the frame (undefined: not JSON) and whether its list was cut out and
+   * taken already; else the list in the frame is taken now.
+   */
+  finish(frame: unknown, hash: string, taken: boolean): MaterialRead {
+    if (frame === undefined) return { kind: 'not-json', hash };
+    const list = (frame as { material?: unknown } | null)?.material;
+    if (!taken && Array.isArray(list)) for (const value of list) this.take(value, null);
+    if (this.tooDeep || depthOf(frame) > MAX_JSON_DEPTH) return { kind: 'too-deep', hash };
+    const isObject = frame !== null && typeof frame === 'object' && !Array.isArray(frame);
+    const checked = Material.safeParse(isObject ? { ...frame, material: Array.isArray(list) ? [] : list } : frame);
+    if (!checked.success || this.issues.length) {
+      const all = [...(checked.success ? [] : issuesOf(checked.error)), ...this.issues];
+      return { kind: 'invalid-schema', issues: all.slice(0, MAX_ISSUES), hash };
+    }
+    return { kind: 'ok', data: { ...checked.data, material: this.entries }, places: this.places, hash };
+  }
+}
+
+/** A JSON text's value; undefined when it is none (or there is no text). */
+function parsed(text: string | null): unknown {
+  try {
+    return text === null ? undefined : (JSON.parse(text) as unknown);
+  } catch {
+    return undefined;
+  }
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const LEFT_BRACE = 0x7b;
+const LEFT_BRACKET = 0x5b;
+const RIGHT_BRACKET = 0x5d;
+const RIGHT_BRACE = 0x7d;
+const SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+/** What an open container awaits next: an array's item, an object's key, or a key's value. */
+type Next = 'item' | 'key' | 'value';
+
+/**
+ * Follows a JSON text's strings and brackets byte by byte, only to cut the top object's
+ * `material` list into its entries; JSON.parse validates and decodes every piece. Between
+ * two entries the scan expects one comma and spaces; anything else there (and a second
+ * `material` key) sets `uncut`, and the file is read whole, for JSON.parse to read or
+ * refuse. Keys are compared as written: a key spelt with escapes is never taken for
+ * `material` or `diff`, so such a file is still read right, its list whole in the frame or
+ * its diff kept in memory.
+ */
+class EntryScan {
+  /** Set once the scan met what it does not cut; the file is then read whole. */
+  uncut = false;
+  /** Whether the list was found and cut out of the frame. */
+  get cut(): boolean {
+    return this.list !== 'before';
+  }
+  private offset = 0;
+  private inString = false;
+  private escaped = false;
+  private readonly open: Next[] = [];
+  /** The key being read at depth 1 or 3 (its first bytes), and the last key read at each. */
+  private key: string | null = null;
+  private readonly lastKey: string[] = [];
+  /** 'before': the list not met yet; 'in': cutting it; 'done': cut to its end, or given up. */
+  private list: 'before' | 'in' | 'done' = 'before';
+  /** Between entries: whether one ended and whether its comma came. */
+  private ended = false;
+  private comma = false;
+  private readonly frame: Buffer[] = [];
+  private entry: Buffer[] = [];
+  private diff: DiffRange | null = null;
+  private diffKeys = 0;
+  private diffStart = -1;
+
+  constructor(private readonly onEntry: (text: string, diff: DiffRange | null) => void) {}
+
+  write(chunk: Buffer): void {
+    let keep = 0; // where in this chunk the piece being gathered (the frame's or an entry's) starts
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i]!;
+      const depth = this.open.length;
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (c === BACKSLASH) {
+          this.escaped = true;
+          if (this.key !== null) this.key = '\\';
+        } else if (c === QUOTE) this.closeString(i);
+        else if (this.key !== null && this.key.length < 10) this.key += String.fromCharCode(c);
+        continue;
+      }
+      if (this.list === 'in' && depth === 2) {
+        if (SPACE.has(c)) continue;
+        if (c === COMMA && this.ended && !this.comma) {
+          this.comma = true;
+          continue;
+        }
+        if (c === LEFT_BRACE && this.ended === this.comma) {
+          this.open.push('key');
+          this.entry = [];
+          this.lastKey[3] = '';
+          keep = i;
+          continue;
+        }
+        if (c === RIGHT_BRACKET && !this.comma) {
+          this.open.pop();
+          this.list = 'done';
+          keep = i;
+          continue;
+        }
+        this.uncut = true;
+        return;
+      }
+      if (c === QUOTE) {
+        this.inString = true;
+        const next = this.open[depth - 1];
+        this.key = next === 'key' && (depth === 1 || depth === 3) ? '' : null;
+        if (this.list === 'in' && depth === 3 && next === 'value' && this.lastKey[3] === 'diff')
+          this.diffStart = this.offset + i;
+      } else if (c === LEFT_BRACE || c === LEFT_BRACKET) {
+        if (depth === 1 && c === LEFT_BRACKET && this.lastKey[1] === 'material' && this.list === 'before') {
+          this.frame.push(chunk.subarray(keep, i + 1));
+          keep = i + 1;
+          this.list = 'in';
+          this.ended = this.comma = false;
+        }
+        this.open.push(c === LEFT_BRACE ? 'key' : 'item');
+      } else if (c === RIGHT_BRACE || c === RIGHT_BRACKET) {
+        this.open.pop();
+        if (this.list === 'in' && depth === 3) {
+          this.entry.push(chunk.subarray(keep, i + 1));
+          this.finishEntry();
+          keep = i + 1;
+        }
+      } else if (c === COMMA && this.open[depth - 1] === 'value') this.open[depth - 1] = 'key';
+    }
+    const rest = chunk.subarray(keep);
+    if (this.list !== 'in') this.frame.push(rest);
+    else if (this.open.length >= 3) this.entry.push(rest);
+    this.offset += chunk.length;
+  }
+
+  /** The frame's JSON text (the list in it left empty when it was cut), for JSON.parse to judge. */
+  end(): string | null {
+    if (this.list === 'in') return null; // it stops inside the list
+    return Buffer.concat(this.frame).toString('utf8');
+  }
+
+  private closeString(i: number): void {
+    this.inString = false;
+    const depth = this.open.length;
+    if (this.key !== null) {
+      this.lastKey[depth] = this.key;
+      this.open[depth - 1] = 'value';
+      if (depth === 1 && this.key === 'material' && this.list !== 'before') this.uncut = true; // a second list
+      if (depth === 3 && this.key === 'diff') this.diffKeys++;
+      this.key = null;
+    } else if (this.diffStart !== -1) {
+      this.diff = { start: this.diffStart, end: this.offset + i + 1 };
+      this.diffStart = -1;
+    }
+  }
+
+  private finishEntry(): void {
+    this.onEntry(Buffer.concat(this.entry).toString('utf8'), this.diffKeys === 1 ? this.diff : null);
+    this.entry = [];
+    this.diff = null;
+    this.diffKeys = 0;
+    this.lastKey[3] = '';
+    this.ended = true;
+    this.comma = false;
+  }
 }

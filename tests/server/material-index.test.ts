@@ -19,7 +19,7 @@ const long = (tag: string) =>
   `@@ -1,200 +1,200 @@\n${Array.from({ length: 200 }, (_, i) => `+${tag} line ${i}: "quoted" \\ back\\slash\t✓ 😀\n`).join('')}`;
 
 /** Writes the material as `spell` spells it and reads every diff back through the index. */
-async function readBack(entries: MaterialEntry[], spell: (value: unknown) => string) {
+async function readBack(entries: MaterialEntry[], spell: (value: unknown) => string, chunkBytes?: number) {
   const file = path.join(dir, `material-${Math.random().toString(36).slice(2)}.json`);
   const material = Material.parse({
     contract: 1,
@@ -28,7 +28,7 @@ async function readBack(entries: MaterialEntry[], spell: (value: unknown) => str
     material: entries,
   });
   writeFileSync(file, spell(material));
-  const read = await readMaterial(file);
+  const read = await readMaterial(file, chunkBytes);
   if (read?.kind !== 'ok') throw new Error(`not read: ${JSON.stringify(read)}`);
   const state = { state: 'ok' as const, version: 'v', data: read.data };
   const reader = new MaterialIndex(state, read.places, file, statSignature(statSync(file, { bigint: true })));
@@ -88,6 +88,34 @@ describe('the material index', () => {
     expect(ranges).toBe(4);
   });
 
+  it.each([1, 7, 64, 1000])('reads the same, diffs and all, when the file comes %i bytes at a time', async (size) => {
+    const { index, ranges, diffs } = await readBack(entries, (v) => JSON.stringify(v, null, 2), size);
+    expect(await diffs()).toEqual(entries.map((e) => e.diff));
+    expect(ranges).toBe(4);
+    expect(index.map((e) => e.ref)).toEqual(entries.map((e) => e.ref));
+  });
+
+  it('reads right a file whose keys are spelt with escapes, or that names its list twice', async () => {
+    const frame = (list: string) =>
+      `{"contract":1,"source":{"kind":"git","id":"x","root":${JSON.stringify(dir)},"request":null},` +
+      `"generated":"2026-12-01T12:00:00.000+00:00",${list}}`;
+    const one = (ref: string, diff: string) => JSON.stringify(entry(ref, diff));
+    const escapedDiff = one('a.ts', long('a')).replace('"diff"', '"\\u0064iff"');
+    const spellings: Array<[string, string[]]> = [
+      [frame(`"material":[${escapedDiff}]`), [long('a')]],
+      [frame(`"m\\u0061terial":[${one('a.ts', long('a'))}]`), [long('a')]],
+      [frame(`"material":[${one('a.ts', long('a'))}],"material":[${one('b.ts', long('b'))}]`), [long('b')]],
+    ];
+    for (const [text, expected] of spellings) {
+      const file = write(text);
+      const read = await readMaterial(file, 5);
+      if (read?.kind !== 'ok') throw new Error(`not read: ${JSON.stringify(read)}`);
+      const state = { state: 'ok' as const, version: 'v', data: read.data };
+      const index = new MaterialIndex(state, read.places, file, statSignature(statSync(file, { bigint: true })));
+      expect(await index.allDiffs()).toEqual(expected);
+    }
+  });
+
   it('says which entry breaks the schema, with its path in the file', async () => {
     const file = write(
       JSON.stringify({
@@ -112,6 +140,19 @@ describe('the material index', () => {
   it('tells a file that is not JSON, or half written, from a missing one', async () => {
     expect((await readMaterial(write('{"contract": 1, "material": [')))?.kind).toBe('not-json');
     expect((await readMaterial(write('not json')))?.kind).toBe('not-json');
+    expect((await readMaterial(write('')))?.kind).toBe('not-json');
+    // What lies between two entries, or a broken entry, is JSON's to judge.
+    for (const list of ['{"a":1}{"b":2}', '{"a":1},,{"b":2}', '{"a":1},', ',{"a":1}', '{"a":1 "b":2}', '{"a":"\\x"}'])
+      expect((await readMaterial(write(`{"contract": 1, "material": [${list}]}`), 3))?.kind, list).toBe('not-json');
+    const listed = await readMaterial(write('{"contract": 1, "material": [{"ref": 1}, "two", 3]}'));
+    expect(listed?.kind).toBe('invalid-schema');
+    if (listed?.kind === 'invalid-schema')
+      expect(listed.issues.map((i) => i.path.slice(0, 2))).toEqual(
+        expect.arrayContaining([
+          ['material', 1],
+          ['material', 2],
+        ]),
+      );
     expect(await readMaterial(path.join(dir, 'none.json'))).toBeNull();
   });
 });
