@@ -1,12 +1,10 @@
-import type { BigIntStats } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { readSync, type BigIntStats } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import type { RoundEntry, RoundState } from '../schemas/api';
 
 /** Where one entry's diff is: in memory (short ones, null), or a byte range of material.json holding its JSON string. */
 export type DiffPlace = string | null | { start: number; end: number };
 
-/** How long the diffs read for a search are kept after it: a reader types a search a key at a time. */
-const SEARCH_KEEP_MS = 30_000;
 /** Past this many diffs asked at once, the file is read whole rather than range by range. */
 const MANY = 400;
 
@@ -41,57 +39,53 @@ export class MaterialIndex {
     return this.places.length;
   }
 
-  /** The diffs of the entries at these positions, in that order; throws RoundChanged when the file is another version now. */
-  async diffs(at: readonly number[]): Promise<Array<string | null>> {
-    if (at.every((i) => !isRange(this.places[i]))) return at.map((i) => this.places[i] as string | null);
-    return this.withFile(at.length > MANY, async (read) => {
-      const out: Array<string | null> = [];
+  /**
+   * The diffs of the entries at these positions, in that order, as JSON texts: a long one
+   * as the bytes of its JSON string in the file, as they are (an answer splices them in,
+   * with no parse and no new string). Throws RoundChanged when the file is another version now.
+   */
+  async diffsJson(at: readonly number[]): Promise<Array<string | Buffer>> {
+    const inMemory = (i: number) => JSON.stringify(this.places[i] ?? null);
+    if (at.every((i) => !isRange(this.places[i]))) return at.map(inMemory);
+    return this.withFile(async (handle) => {
+      // Many ranges: one read of the whole file is quicker than one read each.
+      const whole = at.length > MANY ? await handle.readFile() : null;
+      const out: Array<string | Buffer> = [];
       for (const i of at) {
         const place = this.places[i];
-        out.push(isRange(place) ? await read(place) : (place ?? null));
+        out.push(!isRange(place) ? inMemory(i) : whole ? slice(whole, place) : await readRange(handle, place));
       }
       return out;
     });
   }
 
   /**
-   * Every diff, for a search across the round: read in one pass over the file, and kept
-   * while the reader goes on typing (SEARCH_KEEP_MS after the last search), so that each
-   * keystroke does not read the round again.
+   * Runs `use` with every diff at hand, for a search across the round: each diff is read
+   * from the file and decoded only when `use` asks for it (a read from the page cache,
+   * synchronous as the search is), so a search holds one diff at a time and nothing after.
    */
-  async allDiffs(): Promise<Array<string | null>> {
-    this.all ??= this.diffs(this.places.map((_, i) => i));
-    const all = this.all;
-    clearTimeout(this.forget);
-    this.forget = setTimeout(() => (this.all = null), SEARCH_KEEP_MS).unref();
-    return all.catch((error: unknown) => {
-      this.all = null;
-      throw error;
-    });
+  async withEveryDiff<T>(use: (diffOf: (at: number) => string | null) => T): Promise<T> {
+    return this.withFile(async (handle) =>
+      use((at) => {
+        const place = this.places[at];
+        if (!isRange(place)) return place ?? null;
+        const bytes = Buffer.allocUnsafe(place.end - place.start);
+        return JSON.parse(
+          checked(bytes, readSync(handle.fd, bytes, 0, bytes.length, place.start)).toString('utf8'),
+        ) as string;
+      }),
+    );
   }
 
-  private all: Promise<Array<string | null>> | null = null;
-  private forget: NodeJS.Timeout | undefined;
-
-  private async withFile<T>(
-    many: boolean,
-    use: (read: (range: { start: number; end: number }) => Promise<string>) => Promise<T>,
-  ) {
+  /** Runs `use` on material.json opened, if it is still the version indexed before and after. */
+  private async withFile<T>(use: (handle: FileHandle) => Promise<T>): Promise<T> {
     if (this.signature === null) throw new RoundChanged();
     const handle = await open(this.file, 'r').catch(() => null);
     if (!handle) throw new RoundChanged();
     try {
       const now = async () => statSignature(await handle.stat({ bigint: true }));
       if ((await now()) !== this.signature) throw new RoundChanged();
-      // Many ranges (a search's): one read of the whole file is quicker than one read each.
-      const whole = many ? await handle.readFile() : null;
-      const result = await use(async ({ start, end }) => {
-        const bytes = whole ? whole.subarray(start, end) : Buffer.alloc(end - start);
-        const { bytesRead } = whole ? { bytesRead: bytes.length } : await handle.read(bytes, 0, bytes.length, start);
-        const text = bytesRead === bytes.length ? parseString(bytes) : null;
-        if (text === null) throw new RoundChanged();
-        return text;
-      });
+      const result = await use(handle);
       // Written in place while it was read: what was read may be half of each version.
       if ((await now()) !== this.signature) throw new RoundChanged();
       return result;
@@ -101,18 +95,29 @@ export class MaterialIndex {
   }
 }
 
+const QUOTE = 0x22;
+
+/** A diff's JSON string within the file read whole; its quotes say the file still holds it there. */
+function slice(whole: Buffer, { start, end }: { start: number; end: number }): Buffer {
+  const bytes = whole.subarray(start, end);
+  return checked(bytes, bytes.length);
+}
+
+async function readRange(handle: FileHandle, { start, end }: { start: number; end: number }): Promise<Buffer> {
+  const bytes = Buffer.alloc(end - start);
+  const { bytesRead } = await handle.read(bytes, 0, bytes.length, start);
+  return checked(bytes, bytesRead);
+}
+
+function checked(bytes: Buffer, bytesRead: number): Buffer {
+  if (bytesRead !== bytes.length || bytes.length < 2 || bytes[0] !== QUOTE || bytes[bytes.length - 1] !== QUOTE)
+    throw new RoundChanged();
+  return bytes;
+}
+
 /** Identity and version of a file: inode, size and nanosecond times. */
 export function statSignature(info: BigIntStats): string {
   return `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
-}
-
-function parseString(bytes: Buffer): string | null {
-  try {
-    const value: unknown = JSON.parse(bytes.toString('utf8'));
-    return typeof value === 'string' ? value : null;
-  } catch {
-    return null;
-  }
 }
 
 function isRange(place: DiffPlace | undefined): place is { start: number; end: number } {

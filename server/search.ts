@@ -2,8 +2,8 @@ import vm from 'node:vm';
 import type { SearchFile, SearchHit, SearchQuery, SearchResult } from '../schemas/api';
 import type { MaterialEntry } from '../schemas/material';
 
-/** What a search reads of an entry. */
-export type Searchable = Pick<MaterialEntry, 'ref' | 'from' | 'withheld' | 'diff'>;
+/** What a search reads of an entry besides its diff. */
+export type Searchable = Pick<MaterialEntry, 'ref' | 'from' | 'withheld'>;
 
 /** Line matches sent back in one answer; the count goes on up to COUNT_CAP. */
 export const MAX_HITS = 2000;
@@ -41,14 +41,20 @@ export function queryPattern(query: SearchQuery): RegExp {
 /**
  * Every match of the query in the material's paths and in the text of its diff lines
  * (added, deleted and context lines, without their prefix; hunk headers and `\ No
- * newline` markers are not text of the file). Withheld files are matched by path only:
- * their content never left git. Files come in material order.
+ * newline` markers are not text of the file), each diff asked of `diffOf` by the entry's
+ * position. Withheld files are matched by path only: their content never left git. Files
+ * come in material order.
  */
-export function searchMaterial(entries: Searchable[], query: SearchQuery, limitMs = SEARCH_LIMIT_MS): SearchResult {
+export function searchMaterial(
+  entries: Searchable[],
+  diffOf: (at: number) => string | null,
+  query: SearchQuery,
+  limitMs = SEARCH_LIMIT_MS,
+): SearchResult {
   const pattern = queryPattern(query);
   // V8 stops whatever runs under a vm timeout, a regular expression's backtracking included.
   try {
-    const scan = () => scanMaterial(entries, query, pattern);
+    const scan = () => scanMaterial(entries, diffOf, query, pattern);
     return vm.runInNewContext('scan()', { scan }, { timeout: limitMs }) as SearchResult;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw error;
@@ -59,14 +65,19 @@ export function searchMaterial(entries: Searchable[], query: SearchQuery, limitM
   }
 }
 
-function scanMaterial(entries: Searchable[], query: SearchQuery, pattern: RegExp): SearchResult {
+function scanMaterial(
+  entries: Searchable[],
+  diffOf: (at: number) => string | null,
+  query: SearchQuery,
+  pattern: RegExp,
+): SearchResult {
   // A literal query is looked for in the whole diff first: most files hold no match and cost one scan.
   const literal = query.regex !== '1';
   const results: SearchFile[] = [];
   let matches = 0;
   let hits = 0;
   let capped = false;
-  for (const entry of entries) {
+  for (const [at, entry] of entries.entries()) {
     if (matches >= COUNT_CAP) {
       capped = true;
       break;
@@ -74,7 +85,7 @@ function scanMaterial(entries: Searchable[], query: SearchQuery, pattern: RegExp
     pattern.lastIndex = 0;
     const path = pattern.test(entry.ref) || (entry.from !== undefined && test(pattern, entry.from));
     const found: SearchHit[] = [];
-    const diff = entry.withheld ? null : entry.diff;
+    const diff = entry.withheld ? null : diffOf(at);
     if (diff && (!literal || test(pattern, diff))) {
       const room = { count: COUNT_CAP - matches - (path ? 1 : 0), keep: MAX_HITS - hits };
       const counted = scanDiff(diff, pattern, found, room);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { DiffsQuery, type Diffs } from '../../schemas/api';
+import { DiffsQuery } from '../../schemas/api';
 import { MAX_DIFFS } from '../../schemas/limits';
 import type { AppContext } from '../app';
 import { RoundChanged } from '../material-index';
@@ -41,7 +41,13 @@ export function fileRoutes(api: FastifyInstance, context: AppContext): void {
     const outside = at.find((i) => i >= index.size);
     if (outside !== undefined)
       return refuse(reply, 400, 'bad-query', `The round has ${index.size} files: there is no file at ${outside}.`);
-    const body: Diffs = { version: state.version, diffs: await index.diffs(at) };
+    // The Diffs shape, written out: each diff is spliced in as the JSON string material.json holds.
+    const diffs = await index.diffsJson(at);
+    const pieces = diffs.flatMap((diff, i) => [i ? ',' : '', diff]);
+    const head = `{"version":${JSON.stringify(state.version)},"diffs":[`;
+    const body = Buffer.concat(
+      [head, ...pieces, ']}'].map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece)),
+    );
     return reply.type('application/json; charset=utf-8').send(body);
   });
 }

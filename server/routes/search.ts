@@ -7,16 +7,9 @@ import { refuse } from '../security';
 
 /**
  * `GET /api/search?q=&case=&word=&regex=`: matches in the current material's paths and diff
- * lines, per file. `GET /api/search/prepare`: reads the round's diffs ahead of a search (the
- * viewer asks when the search field takes the focus), so the first keystroke's answer does
- * not wait for them.
+ * lines, per file, read from material.json for each search.
  */
 export function searchRoutes(api: FastifyInstance, context: AppContext): void {
-  api.get('/search/prepare', async (_request, reply) => {
-    const { index } = await context.files.read('material');
-    await index?.allDiffs().catch(() => {}); // a search that follows says what went wrong
-    return reply.code(204).send();
-  });
   api.get('/search', async (request, reply) => {
     const query = SearchQuery.safeParse(request.query);
     if (!query.success)
@@ -34,10 +27,9 @@ export function searchRoutes(api: FastifyInstance, context: AppContext): void {
         'no-material',
         runnable('There is no usable material to search; run `involut rounds`.'),
       );
-    const diffs = await index.allDiffs();
-    const entries = state.data.material.map((entry, i) => ({ ...entry, diff: diffs[i] ?? null }));
     try {
-      return reply.type('application/json; charset=utf-8').send(searchMaterial(entries, query.data));
+      const found = await index.withEveryDiff((diffOf) => searchMaterial(state.data.material, diffOf, query.data));
+      return reply.type('application/json; charset=utf-8').send(found);
     } catch (error) {
       if (error instanceof BadQuery) return refuse(reply, 400, error.code, error.message);
       throw error;

@@ -89,12 +89,6 @@ export class Api {
   commit = (id: string) => this.json<CommitChanges>(`/api/commits/${encodeURIComponent(id)}`);
   search = (query: SearchQuery, signal?: AbortSignal) =>
     this.json<SearchResult>(`/api/search?${new URLSearchParams(query)}`, { signal });
-  /** Has the server read the round's diffs, so the search about to be typed is answered at once. */
-  prepareSearch = () =>
-    fetch('/api/search/prepare', { headers: this.headers() }).then(
-      () => {},
-      () => {},
-    );
   /** Every line of a file on one side, from the round's own git objects. */
   lines = (ref: string, side: 'before' | 'after') => this.json<Lines>(`/api/lines/${encodePath(ref)}?side=${side}`);
   /** A modified or renamed file's diff with whitespace ignored, from the round's own git objects. */

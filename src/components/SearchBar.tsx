@@ -35,7 +35,6 @@ export function SearchBar({ search, onMatch }: Props) {
         title="Search every file of the round (/)"
         aria-label="Search every file of the round"
         value={search.text}
-        onFocus={search.prepare}
         onChange={(e) => search.setText(e.target.value)}
         onKeyDown={onKey}
         spellCheck={false}

@@ -58,7 +58,6 @@ export function useSearch(api: Api, order: () => Map<string, number>, version: s
   };
   return {
     /** Called as the field takes the focus: the server reads the diffs while the reader types. */
-    prepare: () => void api.prepareSearch(),
     text,
     setText,
     options,

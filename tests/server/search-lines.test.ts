@@ -67,12 +67,6 @@ describe('GET /api/search', () => {
     expect(result.capped).toBe(false);
   });
 
-  it('reads the diffs ahead of a search when asked, for the viewer only', async () => {
-    expect((await get('/api/search/prepare')).statusCode).toBe(204);
-    expect((await get('/api/search/prepare', {})).statusCode).toBe(403);
-    expect((await search('q=needle')).matches).toBe(3);
-  });
-
   it('never returns a withheld file’s content, though its path can match', async () => {
     const content = await search('q=secret');
     expect(content.results).toEqual([]);
