@@ -5,9 +5,6 @@ import type { RoundEntry, RoundState } from '../schemas/api';
 /** Where one entry's diff is: in memory (short ones, null), or a byte range of material.json holding its JSON string. */
 export type DiffPlace = string | null | { start: number; end: number };
 
-/** Past this many diffs asked at once, the file is read whole rather than range by range. */
-const MANY = 400;
-
 /** material.json changed since the index was made: what was asked for belongs to a round no longer there. */
 export class RoundChanged extends Error {
   constructor() {
@@ -48,12 +45,10 @@ export class MaterialIndex {
     const inMemory = (i: number) => JSON.stringify(this.places[i] ?? null);
     if (at.every((i) => !isRange(this.places[i]))) return at.map(inMemory);
     return this.withFile(async (handle) => {
-      // Many ranges: one read of the whole file is quicker than one read each.
-      const whole = at.length > MANY ? await handle.readFile() : null;
       const out: Array<string | Buffer> = [];
       for (const i of at) {
         const place = this.places[i];
-        out.push(!isRange(place) ? inMemory(i) : whole ? slice(whole, place) : await readRange(handle, place));
+        out.push(isRange(place) ? await readRange(handle, place) : inMemory(i));
       }
       return out;
     });
@@ -97,18 +92,13 @@ export class MaterialIndex {
 
 const QUOTE = 0x22;
 
-/** A diff's JSON string within the file read whole; its quotes say the file still holds it there. */
-function slice(whole: Buffer, { start, end }: { start: number; end: number }): Buffer {
-  const bytes = whole.subarray(start, end);
-  return checked(bytes, bytes.length);
-}
-
 async function readRange(handle: FileHandle, { start, end }: { start: number; end: number }): Promise<Buffer> {
   const bytes = Buffer.alloc(end - start);
   const { bytesRead } = await handle.read(bytes, 0, bytes.length, start);
   return checked(bytes, bytesRead);
 }
 
+/** The bytes read of a diff's JSON string; its quotes say the file still holds it there. */
 function checked(bytes: Buffer, bytesRead: number): Buffer {
   if (bytesRead !== bytes.length || bytes.length < 2 || bytes[0] !== QUOTE || bytes[bytes.length - 1] !== QUOTE)
     throw new RoundChanged();
