@@ -41,11 +41,11 @@ export class MaterialIndex {
    * as the bytes of its JSON string in the file, as they are (an answer splices them in,
    * with no parse and no new string). Throws RoundChanged when the file is another version now.
    */
-  async diffsJson(at: readonly number[]): Promise<Array<string | Buffer>> {
-    const inMemory = (i: number) => JSON.stringify(this.places[i] ?? null);
+  async diffsJson(at: readonly number[]): Promise<Buffer[]> {
+    const inMemory = (i: number) => Buffer.from(JSON.stringify(this.places[i] ?? null));
     if (at.every((i) => !isRange(this.places[i]))) return at.map(inMemory);
     return this.withFile(async (handle) => {
-      const out: Array<string | Buffer> = [];
+      const out: Buffer[] = [];
       for (const i of at) {
         const place = this.places[i];
         out.push(isRange(place) ? await readRange(handle, place) : inMemory(i));

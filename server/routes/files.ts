@@ -43,11 +43,12 @@ export function fileRoutes(api: FastifyInstance, context: AppContext): void {
       return refuse(reply, 400, 'bad-query', `The round has ${index.size} files: there is no file at ${outside}.`);
     // The Diffs shape, written out: each diff is spliced in as the JSON string material.json holds.
     const diffs = await index.diffsJson(at);
-    const pieces = diffs.flatMap((diff, i) => [i ? ',' : '', diff]);
-    const head = `{"version":${JSON.stringify(state.version)},"diffs":[`;
-    const body = Buffer.concat(
-      [head, ...pieces, ']}'].map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece)),
-    );
+    const comma = Buffer.from(',');
+    const body = Buffer.concat([
+      Buffer.from(`{"version":${JSON.stringify(state.version)},"diffs":[`),
+      ...diffs.flatMap((diff, i) => (i ? [comma, diff] : [diff])),
+      Buffer.from(']}'),
+    ]);
     return reply.type('application/json; charset=utf-8').send(body);
   });
 }

@@ -57,7 +57,6 @@ export function useSearch(api: Api, order: () => Map<string, number>, version: s
     return matches[next] ?? null;
   };
   return {
-    /** Called as the field takes the focus: the server reads the diffs while the reader types. */
     text,
     setText,
     options,
