@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { CardsState, Freshness, NotesState, ReviewFile, RoundState } from '../../schemas/api';
 import type { Cards } from '../../schemas/cards';
 import { ApiFailure, type Api } from '../api/client';
+import { whenIdle } from '../idle';
 
 /** Everything the viewer shows, as the server answered it, plus what the viewer keeps. */
 export interface Review {
@@ -39,6 +40,12 @@ export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => n
     live: false,
   });
   const generation = useRef<Record<ReviewFile, number>>({ material: 0, cards: 0, notes: 0 });
+  const askFreshness = useCallback(() => {
+    api.freshness().then(
+      (freshness) => setReview((r) => ({ ...r, freshness })),
+      () => {},
+    );
+  }, [api]);
 
   const refetch = useCallback(
     (file: ReviewFile) => {
@@ -72,15 +79,11 @@ export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => n
             keyRefused: error instanceof ApiFailure && error.code === 'bad-token',
           })),
       );
-      if (file === 'material') {
-        api.freshness().then(
-          (freshness) => setReview((r) => ({ ...r, freshness })),
-          () => {},
-        );
-      }
+      // Asked a second later, once the page is idle: its git reads would slow the first files' drawing.
+      if (file === 'material') window.setTimeout(() => whenIdle(askFreshness, 2000), 1000);
       return mine;
     },
-    [api],
+    [api, askFreshness],
   );
   const refetchAll = useCallback(() => (['material', 'cards', 'notes'] as const).forEach(refetch), [refetch]);
 
@@ -102,18 +105,12 @@ export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => n
       },
     );
     // The working state may move while the page is open: ask again when the reader comes back.
-    const onFocus = () => {
-      api.freshness().then(
-        (freshness) => setReview((r) => ({ ...r, freshness })),
-        () => {},
-      );
-    };
-    window.addEventListener('focus', onFocus);
+    window.addEventListener('focus', askFreshness);
     return () => {
       stop();
-      window.removeEventListener('focus', onFocus);
+      window.removeEventListener('focus', askFreshness);
     };
-  }, [api, refetch]);
+  }, [api, refetch, askFreshness]);
 
   return { ...review, refetch, refetchAll };
 }
