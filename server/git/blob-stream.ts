@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
 import { exited } from './git';
+import { BlobReader } from './objects';
 import type { Repo } from './repo';
 
 /** A full object id (SHA-1 or SHA-256), the only tree spelling a request path may lead to. */
@@ -44,4 +45,39 @@ async function objectOf(repo: Repo, tree: string, file: Buffer): Promise<string 
   ).trim();
   const [id, type] = answer.split(' ');
   return type === 'blob' && id !== undefined && OBJECT_ID.test(id) ? id : null;
+}
+
+/** Blobs up to this size are read whole through `SmallBlobs`; larger ones stream from a git of their own. */
+export const SMALL_BLOB_BYTES = 4 * 1024 * 1024;
+const IDLE_MS = 10_000;
+
+/**
+ * The server's reads of small blobs: one `git cat-file --batch` answers all of them. Most
+ * of what a small blob costs is a git start, and a screenful of images asks for a dozen at
+ * once. Started on the first read, closed after IDLE_MS without one.
+ */
+export class SmallBlobs {
+  private reader: BlobReader | null = null;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly repo: Repo) {}
+
+  /** The blob at `file` in `tree`, whole; null when the batch cannot answer it (stream it with `readBlobStream`). */
+  async read(tree: string, file: string): Promise<Buffer | null> {
+    if (!OBJECT_ID.test(tree) || file.includes('\n')) return null;
+    const reader = (this.reader ??= new BlobReader(this.repo));
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.close(), IDLE_MS).unref();
+    // Not a blob (missing, a submodule) or git gone: a new git answers the next read.
+    return reader.read(`${tree}:${file}`, undefined, Infinity).catch(() => {
+      if (this.reader === reader) this.close();
+      return null;
+    });
+  }
+
+  close(): void {
+    clearTimeout(this.timer);
+    this.reader?.close().catch(() => {});
+    this.reader = null;
+  }
 }

@@ -35,12 +35,13 @@ export class BlobReader {
   constructor(private readonly repo: Repo) {}
 
   /**
-   * Reads one blob, saving it whole to `saveTo` (through a temporary name) when given, and
-   * answers its first HEAD_BYTES. Each id is sent to git at once, so git answers the next
-   * while this one is read (a round trip per blob, with git to wake up each time, was most
-   * of what a round with many images spent on them); the answers are read in turn.
+   * Reads one blob (an id, or `<tree>:<path>`), saving it whole to `saveTo` (through a
+   * temporary name) when given, and answers its first `keep` bytes. Each name is sent to
+   * git at once, so git answers the next while this one is read (a round trip per blob,
+   * with git to wake up each time, was most of what a round with many images spent on
+   * them); the answers are read in turn.
    */
-  read(oid: string, saveTo?: string): Promise<Buffer> {
+  read(oid: string, saveTo?: string, keep = HEAD_BYTES): Promise<Buffer> {
     if (!this.git) {
       const child = this.repo.git.spawn(['cat-file', '--batch']);
       const done = exited(child, 'git cat-file');
@@ -48,7 +49,7 @@ export class BlobReader {
       this.git = { child, done, out: (child.stdout as AsyncIterable<Buffer>)[Symbol.asyncIterator]() };
     }
     this.git.child.stdin.write(`${oid}\n`);
-    const turn = this.queue.then(() => this.readNext(saveTo));
+    const turn = this.queue.then(() => this.readNext(saveTo, keep));
     this.queue = turn.catch(() => {});
     return turn;
   }
@@ -59,7 +60,7 @@ export class BlobReader {
     this.buffer = this.buffer.length ? Buffer.concat([this.buffer, value]) : value;
   }
 
-  private async readNext(saveTo?: string): Promise<Buffer> {
+  private async readNext(saveTo: string | undefined, keep: number): Promise<Buffer> {
     while (!this.buffer.includes(0x0a)) await this.more();
     const nl = this.buffer.indexOf(0x0a);
     const header = this.buffer.subarray(0, nl).toString('latin1');
@@ -77,7 +78,7 @@ export class BlobReader {
         const piece = this.buffer.subarray(0, remaining);
         this.buffer = this.buffer.subarray(piece.length);
         remaining -= piece.length;
-        if (headSize < HEAD_BYTES) head.push(piece.subarray(0, HEAD_BYTES - headSize));
+        if (headSize < keep) head.push(piece.subarray(0, keep - headSize));
         headSize += piece.length;
         if (out !== null) for (let at = 0; at < piece.length;) at += writeSync(out, piece, at);
       }

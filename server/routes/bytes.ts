@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../app';
 import { contentTypeOf } from '../content-type';
-import { readBlobStream } from '../git/blob-stream';
+import { readBlobStream, SMALL_BLOB_BYTES, SmallBlobs } from '../git/blob-stream';
 import { pathForGit } from '../git/path-bytes';
 import { checkRelativePath, decodeTail, insideFolder } from '../paths';
 import { assertNoLinks } from '../review-dir';
@@ -12,6 +12,8 @@ import { refuse } from '../security';
 
 /** `GET /api/blob/<path>` (before copies in `.review/blobs/`) and `GET /api/after/<ref>` (after bytes from the captured tree). */
 export function byteRoutes(api: FastifyInstance, context: AppContext): void {
+  const small = new SmallBlobs(context.repo);
+  api.addHook('onClose', async () => small.close());
   api.get('/blob/*', async (request, reply) => {
     const relative = decodeTail(request.raw.url ?? '', '/api/blob/');
     const blobs = context.files.review.blobs;
@@ -36,7 +38,12 @@ export function byteRoutes(api: FastifyInstance, context: AppContext): void {
       return notFound(reply, `'${ref}' was deleted in this round: it has no after version.`);
     if (entry.withheld)
       return notFound(reply, `'${ref}' is withheld by a privacy exclude: its content never leaves git.`);
-    const stream = await readBlobStream(context.repo, material.tree, pathForGit(ref, entry.ref_base64));
+    const file = pathForGit(ref, entry.ref_base64);
+    const whole =
+      typeof file === 'string' && entry.bytes != null && entry.bytes <= SMALL_BLOB_BYTES
+        ? await small.read(material.tree, file)
+        : null;
+    const stream = whole ?? (await readBlobStream(context.repo, material.tree, file));
     if (!stream)
       return notFound(
         reply,

@@ -18,6 +18,8 @@ import {
 
 const PNG_BEFORE = Buffer.from('89504e470d0a1a0a0000000d494844520000000100000001080600000018', 'hex');
 const PNG_AFTER = Buffer.from('89504e470d0a1a0a0000000d494844520000000200000002080600000018', 'hex');
+/** Over the size read through the server's one `git cat-file --batch`: streamed from a git of its own. */
+const BIG = Buffer.from(Array.from({ length: 5 * 1024 * 1024 }, (_, i) => (i * 7919) % 251));
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>\n';
 
 const card = (id: string, extra: object = {}) => ({
@@ -40,6 +42,7 @@ beforeAll(async () => {
   repo.write('.env', 'SECRET=1\n');
   repo.write('icon.svg', SVG);
   repo.write('docs/a b.md', 'spaces\n');
+  writeFileSync(path.join(repo.dir, 'big.bin'), BIG);
   runRounds(repo);
   app = await injectApp(repo, path.join(PROJECT, 'dist', 'web'));
 });
@@ -254,6 +257,22 @@ describe('GET /api/blob/<path> and GET /api/after/<ref>', () => {
     expect(svg.headers['content-security-policy']).toMatch(/sandbox/);
     expect(svg.headers['x-content-type-options']).toBe('nosniff');
     expect((await get(`/api/after/${encodeURIComponent('docs/a b.md')}`)).body).toBe('spaces\n');
+  });
+
+  it('answers a dozen requests at once, each with its own bytes, and a file over 4 MiB whole', async () => {
+    const expected: Array<[string, Buffer]> = [
+      ['README.md', Buffer.from('# t\nmore\n')],
+      ['logo.png', PNG_AFTER],
+      ['icon.svg', Buffer.from(SVG)],
+      [encodeURIComponent('docs/a b.md'), Buffer.from('spaces\n')],
+      ['big.bin', BIG],
+    ];
+    const asked = Array.from({ length: 12 }, (_, i) => expected[i % expected.length]!);
+    const answers = await Promise.all(asked.map(([ref]) => get(`/api/after/${ref}`)));
+    answers.forEach((answer, i) => {
+      expect(answer.statusCode).toBe(200);
+      expect(answer.rawPayload.equals(asked[i]![1])).toBe(true);
+    });
   });
 
   it.each([
