@@ -151,7 +151,7 @@ function Round({
   const showMatch = (match: Match) => {
     const inCard = mode === 'cards' ? cardFileSection(match.ref) : null;
     if (!inCard) setMode('raw');
-    revealTarget(match.ref, match.line);
+    revealTarget(match.ref, match.line, { find: match.find });
     if (inCard && !match.line) landInSight(inCard);
   };
   const coverage = useMemo(() => computeCoverage(entries, cards), [entries, cards]);

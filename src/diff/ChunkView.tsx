@@ -13,7 +13,7 @@ import type { Target } from '../state/target';
 import { insertRows, lineOfCell, LINE_NUMBER_CELL, rowIndexOf, rowOf, ROW_HEIGHT, type Side } from './rows';
 import { whenIdle } from '../idle';
 import { useDrawTurn } from './drawTurn';
-import { landInSight } from './landInSight';
+import { landInSight, showAlongRow } from './landInSight';
 import { useNearViewport } from './useNearViewport';
 import { levelSideRows } from './syncRows';
 import { useViewSettings } from '../state/settings';
@@ -108,7 +108,9 @@ export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, tar
     for (const old of document.querySelectorAll('.inv-hit')) old.classList.remove('inv-hit');
     row.classList.add('inv-hit');
     row.dataset.hitSeq = String(target.seq);
-    if (target.scroll) landInSight(row);
+    if (!target.scroll) return;
+    landInSight(row);
+    if (target.find) showAlongRow(row, target.find);
   }, [drawn, target, format, placement]);
 
   const onClick = (event: React.MouseEvent) => {

@@ -2,7 +2,7 @@ import type { SearchResult } from '../../schemas/api';
 import type { Target } from '../state/target';
 
 /** One place a search found: a file's path, or one line of its diff. */
-export type Match = Pick<Target, 'ref' | 'line'>;
+export type Match = Pick<Target, 'ref' | 'line' | 'find'>;
 
 /** Every match of a search answer as one list, files in the viewer's order (`order` maps a ref to its place), lines in diff order. */
 export function flatMatches(result: SearchResult, order: Map<string, number>): Match[] {
@@ -10,7 +10,10 @@ export function flatMatches(result: SearchResult, order: Map<string, number>): M
   const matches: Match[] = [];
   for (const file of files) {
     if (file.path) matches.push({ ref: file.ref });
-    for (const hit of file.hits) matches.push({ ref: file.ref, line: { side: hit.side, number: hit.number } });
+    for (const hit of file.hits) {
+      const find = hit.text.slice(hit.start, hit.end);
+      matches.push({ ref: file.ref, line: { side: hit.side, number: hit.number }, find });
+    }
   }
   return matches;
 }

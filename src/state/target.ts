@@ -9,6 +9,8 @@ export interface Target {
   seq: number;
   /** False when the reader chose the line where it is (a click): it is marked, not scrolled to. */
   scroll: boolean;
+  /** The text a search found on the line: a long line is scrolled sideways to show it. */
+  find?: string;
 }
 
 let current: Target | null = null;
@@ -19,8 +21,12 @@ const listeners = new Set<() => void>();
  * Asks the file (and line) to show itself: the file unfolds, the part of its diff holding
  * the line is drawn at once, and the row scrolls below the sticky headers, highlighted.
  */
-export function revealTarget(ref: string, line?: Target['line'], { scroll = true }: { scroll?: boolean } = {}): Target {
-  current = { ref, line, seq: ++seq, scroll };
+export function revealTarget(
+  ref: string,
+  line?: Target['line'],
+  { scroll = true, find }: { scroll?: boolean; find?: string } = {},
+): Target {
+  current = { ref, line, seq: ++seq, scroll, ...(find ? { find } : {}) };
   for (const listener of listeners) listener();
   return current;
 }

@@ -86,6 +86,44 @@ describe('search across the whole round', () => {
     await screenshot('search-folded-file');
   });
 
+  it('scrolls a long line sideways to show a match far along it, in a narrow window', async () => {
+    const LONG = 'src/long-line.ts';
+    const line = `export const settings = { ${Array.from({ length: 30 }, (_, n) => `option${n}: ${n}`).join(', ')}, farRightOtter: true };`;
+    const { page, screenshot } = await open('review-basic', {
+      cards: 'none',
+      prepare: (repo) => {
+        repo.write(LONG, `${line}\n`);
+        repo.rounds();
+      },
+    });
+    await page.setViewportSize({ width: 800, height: 700 });
+    await page.locator('.inv-search-input').fill('farRightOtter');
+    await eventually(() => count(page)).toBe('1 match in 1 file');
+    await page.locator('.inv-search-input').press('Enter');
+    await eventually(() => hitPlace(page)).toMatchObject({ ref: LONG, below: true, inside: true });
+    // The word is inside the pane, right of the line numbers that stay at its left edge.
+    const place = () =>
+      page.evaluate(() => {
+        const row = document.querySelector('tr.inv-hit')!;
+        const pane = row.closest('.d2h-file-diff, .d2h-file-side-diff')!.getBoundingClientRect();
+        const code = row.querySelector('.d2h-code-line-ctn')!;
+        const node = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+        for (let n = node.nextNode(); n; n = node.nextNode()) {
+          const at = n.textContent!.indexOf('farRightOtter');
+          if (at === -1) continue;
+          const range = document.createRange();
+          range.setStart(n, at);
+          range.setEnd(n, at + 'farRightOtter'.length);
+          const r = range.getBoundingClientRect();
+          const numbers = row.querySelector('td')!.getBoundingClientRect().width;
+          return r.left >= pane.left + numbers && r.right <= pane.right;
+        }
+        return null;
+      });
+    await eventually(place).toBe(true);
+    await screenshot('search-long-line-800');
+  });
+
   it('honours match case and whole words, steps through matches, and says when nothing matches', async () => {
     const { page } = await open('review-basic', { cards: 'none', prepare: bigRound });
     const input = page.locator('.inv-search-input');
