@@ -38,23 +38,23 @@ describe('search matches', () => {
         ref: 'a/x.ts',
         path: true,
         hits: [
-          { index: 4, side: '-' as const, number: 9, text: 'x', start: 0, end: 1 },
+          { index: 4, side: '-' as const, number: 9, text: 'let old = x;', start: 4, end: 7 },
           { index: 6, side: '+' as const, number: 8, text: 'x', start: 0, end: 1 },
         ],
       },
     ],
   };
 
-  it('are listed in the viewer’s order of files, a path match before the file’s lines', () => {
+  it('are listed in the viewer’s order of files, a path match before the file’s lines, each with the text found', () => {
     const order = new Map([
       ['a/x.ts', 0],
       ['z.ts', 1],
     ]);
     expect(flatMatches(result, order)).toEqual([
       { ref: 'a/x.ts' },
-      { ref: 'a/x.ts', line: { side: '-', number: 9 } },
-      { ref: 'a/x.ts', line: { side: '+', number: 8 } },
-      { ref: 'z.ts', line: { side: '+', number: 3 } },
+      { ref: 'a/x.ts', line: { side: '-', number: 9 }, find: 'old' },
+      { ref: 'a/x.ts', line: { side: '+', number: 8 }, find: 'x' },
+      { ref: 'z.ts', line: { side: '+', number: 3 }, find: 'x' },
     ]);
   });
 
