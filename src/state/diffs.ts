@@ -4,11 +4,16 @@ import { ApiFailure, type Api } from '../api/client';
 import { whenIdle } from '../idle';
 import type { Entry, LoadedEntry } from '../model/entry';
 
+/** The text one request asks for at most, in characters, unless one file alone is larger. */
+const BLOCK_CHARS = 1 << 20;
+
 /**
  * The round's diffs, fetched as their files come near the screen (or are jumped to) and
  * kept for the round's version, so the page draws its first file without the whole
  * round's text. What is asked for in one moment goes out as one request (at most
- * MAX_DIFFS files each). A round that changed on the server in the meantime is read again.
+ * MAX_DIFFS files and about BLOCK_CHARS of text each: a file larger than that comes
+ * alone, so the small files asked with it are not kept waiting for its megabytes). A
+ * round that changed on the server in the meantime is read again.
  */
 export class DiffStore {
   private readonly loaded = new Map<string, string | null>();
@@ -21,8 +26,8 @@ export class DiffStore {
     private readonly api: Api,
     /** The round's version (`GET /api/round`); '' when there is no round to ask for. */
     readonly version: string,
-    /** Each file's position in the round's index, by ref. */
-    private readonly positions: ReadonlyMap<string, number>,
+    /** Each file's position in the round's index and the length of its diff, by ref. */
+    private readonly positions: ReadonlyMap<string, { at: number; chars: number }>,
     /** Called when the server holds another version of the round than this store. */
     private readonly onStale: () => void,
   ) {}
@@ -71,14 +76,25 @@ export class DiffStore {
   private flush(): void {
     const refs = this.pending;
     this.pending = [];
-    for (let i = 0; i < refs.length; i += MAX_DIFFS) void this.fetch(refs.slice(i, i + MAX_DIFFS));
+    let block: string[] = [];
+    let chars = 0;
+    for (const ref of refs) {
+      const size = this.positions.get(ref)!.chars;
+      if (block.length === MAX_DIFFS || (block.length > 0 && chars + size > BLOCK_CHARS)) {
+        void this.fetch(block);
+        [block, chars] = [[], 0];
+      }
+      block.push(ref);
+      chars += size;
+    }
+    if (block.length) void this.fetch(block);
   }
 
   private async fetch(refs: string[]): Promise<void> {
     try {
       const { diffs } = await this.api.diffs(
         this.version,
-        refs.map((ref) => this.positions.get(ref)!),
+        refs.map((ref) => this.positions.get(ref)!.at),
       );
       refs.forEach((ref, i) => this.loaded.set(ref, diffs[i] ?? null));
     } catch (error) {
@@ -107,7 +123,7 @@ function once(listeners: Set<() => void>, resolve: () => void): () => void {
   return listener;
 }
 
-const NO_ROUND = new Map<string, number>();
+const NO_ROUND = new Map<string, { at: number; chars: number }>();
 
 export const DiffsContext = createContext<DiffStore | null>(null);
 
@@ -116,7 +132,9 @@ export function useDiffStore(api: Api, version: string, entries: readonly Entry[
   const stale = useRef(onStale);
   stale.current = onStale;
   return useMemo(() => {
-    const positions = version ? new Map(entries.map((entry, i) => [entry.ref, i])) : NO_ROUND;
+    const positions = version
+      ? new Map(entries.map((entry, at) => [entry.ref, { at, chars: entry.chars ?? 0 }]))
+      : NO_ROUND;
     return new DiffStore(api, version, positions, () => stale.current());
   }, [api, version, entries]);
 }

@@ -16,24 +16,35 @@ const name = (i: number) => `src/d${String(Math.floor(i / 100)).padStart(3, '0')
 const body = (i: number, edited: boolean) =>
   `export const a${i} = ${i};\nexport const b${i} = ${edited ? `${i} + 1` : i};\nexport const c${i} = ${i};\n`;
 const HIDDEN = 5_432;
+/** A file near the top whose diff is larger than one request of diffs carries (about 1.2 million characters). */
+const LARGE = 3;
+const largeBody = () => Array.from({ length: 40_000 }, (_, n) => `export const large${n} = ${n};\n`).join('');
 
-/** Ten thousand files, each with one changed line; one in the middle holds a word no other has. */
+/**
+ * Ten thousand files, each with one changed line; one in the middle holds a word no other
+ * has, and one near the top is rewritten whole.
+ */
 function tenThousand(repo: FixtureRepo): void {
   for (let i = 0; i < FILES; i++) repo.write(name(i), body(i, false));
   repo.git('add', '--all');
   repo.git('commit', '--quiet', '--no-verify', '-m', 'Ten thousand files');
   for (let i = 0; i < FILES; i++) repo.write(name(i), body(i, true) + (i === HIDDEN ? '// onlyHereQuokka\n' : ''));
+  repo.write(name(LARGE), largeBody());
   repo.rounds();
 }
 
 const fileOf = (page: Page, ref: string) => page.locator(`section.inv-file[data-ref=${JSON.stringify(ref)}]`);
 const rowsOf = (page: Page, ref: string) => fileOf(page, ref).locator('.d2h-code-line-ctn');
 
+/** The positions each request of diffs asked for, in the order asked. */
+const diffAsks = (urls: string[]) =>
+  urls
+    .filter((url) => new URL(url).pathname === '/api/diffs')
+    .map((url) => (new URL(url).searchParams.get('at') ?? '').split(','));
+
 /** The diffs the page asked for so far: how many requests, how many files in all, the most in one. */
 function diffRequests(urls: string[]) {
-  const asked = urls
-    .filter((url) => new URL(url).pathname === '/api/diffs')
-    .map((url) => (new URL(url).searchParams.get('at') ?? '').split(',').length);
+  const asked = diffAsks(urls).map((at) => at.length);
   return { requests: asked.length, files: asked.reduce((a, b) => a + b, 0), most: Math.max(0, ...asked) };
 }
 
@@ -49,7 +60,7 @@ async function inSight(page: Page, ref: string): Promise<boolean> {
 describe('a round of 10,000 files', () => {
   it('draws its first file, jumps to its last, and finds a word in a file never drawn, fetching diffs per block', async () => {
     const urls: string[] = [];
-    const { page, screenshot } = await open('review-basic', {
+    const { page, repo, screenshot } = await open('review-basic', {
       cards: 'none',
       prepare: tenThousand,
       onPage: (page) => page.on('request', (request) => urls.push(request.url())),
@@ -63,6 +74,10 @@ describe('a round of 10,000 files', () => {
     const loaded = diffRequests(urls);
     expect(loaded.files, 'diffs of the files near the screen only').toBeLessThan(500);
     expect(loaded.most).toBeLessThanOrEqual(MAX_DIFFS);
+    // The large file near the top comes in an answer of its own: the files asked with it do not wait for it.
+    const large = String(repo.material().material.findIndex((entry) => entry.ref === name(LARGE)));
+    await eventually(() => diffAsks(urls).some((at) => at.includes(large))).toBe(true);
+    expect(diffAsks(urls).filter((at) => at.includes(large))).toEqual([[large]]);
 
     // The last file: End in the tree, then Enter.
     const last = name(FILES - 1);
