@@ -15,6 +15,7 @@ import { SkipLink } from './components/SkipLink';
 import { ViewOptions } from './components/ViewOptions';
 import { UNCLAIMED } from './components/Sidebar';
 import type { DiffFormat } from './diff/diff2html';
+import { highlightFound } from './diff/found';
 import { landInSight } from './diff/landInSight';
 import { fileOnScreen, focusNoteBox, stepFileSection, stepHunk, stepNote } from './diff/moves';
 import { budget } from './model/budget';
@@ -147,6 +148,8 @@ function Round({
     return () => (built ??= new Map(treeOrder(fileTree(entries)).map((e, i) => [e.ref, i])));
   }, [entries]);
   const search = useSearch(api, order, material.generated);
+  // Another search, or none: what the last one found is no longer highlighted.
+  useEffect(() => highlightFound(null), [search.text, search.options]);
   // A match in a file the selected card shows is shown in that card; any other, in Raw.
   const showMatch = (match: Match) => {
     const inCard = mode === 'cards' ? cardFileSection(match.ref) : null;

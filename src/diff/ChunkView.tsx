@@ -14,6 +14,7 @@ import { insertRows, lineOfCell, LINE_NUMBER_CELL, rowIndexOf, rowOf, ROW_HEIGHT
 import { whenIdle } from '../idle';
 import { useDrawTurn } from './drawTurn';
 import { landInSight, showAlongRow } from './landInSight';
+import { highlightFound, paintFound } from './found';
 import { useNearViewport } from './useNearViewport';
 import { levelSideRows } from './syncRows';
 import { useViewSettings } from '../state/settings';
@@ -95,7 +96,14 @@ export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, tar
       })
       .filter((x) => x !== null);
     setSlots(placed);
-    return whenIdle(() => void highlightChunk(target, format).then(() => scrollableByKeyboard(target)), 300);
+    return whenIdle(
+      () =>
+        void highlightChunk(target, format).then(() => {
+          scrollableByKeyboard(target);
+          paintFound();
+        }),
+      300,
+    );
     // `placement` stands for `mine`: redraw only when what is placed, or where, changes.
   }, [drawn, chunk, format, placement, scheme]); // eslint-disable-line react-hooks/exhaustive-deps
 
@@ -108,6 +116,7 @@ export function ChunkView({ chunk, format, extras, onLineClick, onHunkClick, tar
     for (const old of document.querySelectorAll('.inv-hit')) old.classList.remove('inv-hit');
     row.classList.add('inv-hit');
     row.dataset.hitSeq = String(target.seq);
+    highlightFound(row, target.find);
     if (!target.scroll) return;
     landInSight(row);
     if (target.find) showAlongRow(row, target.find);

@@ -1,3 +1,5 @@
+import type { Found } from '../state/target';
+import { foundRange } from './found';
 import { holdInPlace } from './holdInPlace';
 
 /** Space left between the sticky headers and a jump's target. */
@@ -27,42 +29,18 @@ export function landInSight(element: Element): void {
 }
 
 /**
- * Scrolls the diff pane holding `row` sideways, when it must, so the first `text` in the
- * row's code is in view: a search's match far along a long line is otherwise off the pane.
+ * Scrolls the diff pane holding `row` sideways, when it must, so what a search found in the
+ * row's code is in view: a match far along a long line is otherwise off the pane.
  */
-export function showAlongRow(row: Element, text: string): void {
+export function showAlongRow(row: Element, found: Found): void {
   const pane = row.closest<HTMLElement>('.d2h-file-diff, .d2h-file-side-diff');
-  const code = row.querySelector('.d2h-code-line-ctn');
-  if (!pane || !code || pane.scrollWidth <= pane.clientWidth) return;
-  const range = rangeOf(code, text);
+  if (!pane || pane.scrollWidth <= pane.clientWidth) return;
+  const range = foundRange(row, found);
   if (!range) return;
-  const found = range.getBoundingClientRect();
+  const word = range.getBoundingClientRect();
   const box = pane.getBoundingClientRect();
   // The line numbers stay at the pane's left edge: what is under them is not in view.
   const left = box.left + (row.querySelector('td')?.getBoundingClientRect().width ?? 0);
-  if (found.left >= left && found.right <= box.right) return;
-  pane.scrollLeft += found.left - left - Math.max(0, (box.right - left - found.width) / 3);
-}
-
-/** The first `text` in `element`, across the text nodes highlighting splits it into; null when it is not there. */
-function rangeOf(element: Element, text: string): Range | null {
-  const at = (element.textContent ?? '').indexOf(text);
-  if (at === -1) return null;
-  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-  const range = document.createRange();
-  let seen = 0;
-  let started = false;
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const length = node.textContent!.length;
-    if (!started && at < seen + length) {
-      range.setStart(node, at - seen);
-      started = true;
-    }
-    if (started && at + text.length <= seen + length) {
-      range.setEnd(node, at + text.length - seen);
-      return range;
-    }
-    seen += length;
-  }
-  return null;
+  if (word.left >= left && word.right <= box.right) return;
+  pane.scrollLeft += word.left - left - Math.max(0, (box.right - left - word.width) / 3);
 }

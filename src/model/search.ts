@@ -11,7 +11,7 @@ export function flatMatches(result: SearchResult, order: Map<string, number>): M
   for (const file of files) {
     if (file.path) matches.push({ ref: file.ref });
     for (const hit of file.hits) {
-      const find = hit.text.slice(hit.start, hit.end);
+      const find = { around: hit.text, start: hit.start, end: hit.end };
       matches.push({ ref: file.ref, line: { side: hit.side, number: hit.number }, find });
     }
   }

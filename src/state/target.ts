@@ -9,8 +9,15 @@ export interface Target {
   seq: number;
   /** False when the reader chose the line where it is (a click): it is marked, not scrolled to. */
   scroll: boolean;
-  /** The text a search found on the line: a long line is scrolled sideways to show it. */
-  find?: string;
+  /** What a search found on the line: it is highlighted, and a long line is scrolled sideways to show it. */
+  find?: Found;
+}
+
+/** A search's match on a line: the text around it, as the server quoted it, and where in that text the match lies. */
+export interface Found {
+  around: string;
+  start: number;
+  end: number;
 }
 
 let current: Target | null = null;
@@ -24,7 +31,7 @@ const listeners = new Set<() => void>();
 export function revealTarget(
   ref: string,
   line?: Target['line'],
-  { scroll = true, find }: { scroll?: boolean; find?: string } = {},
+  { scroll = true, find }: { scroll?: boolean; find?: Found } = {},
 ): Target {
   current = { ref, line, seq: ++seq, scroll, ...(find ? { find } : {}) };
   for (const listener of listeners) listener();

@@ -124,6 +124,43 @@ describe('search across the whole round', () => {
     await screenshot('search-long-line-800');
   });
 
+  it('highlights the word found, the second of two on one line too, through the line’s syntax highlighting', async () => {
+    const TWICE = 'src/twice.ts';
+    const line = "export const pair = ['quokka', 'quokka'];";
+    const { page, screenshot } = await open('review-basic', {
+      cards: 'none',
+      prepare: (repo) => {
+        repo.write(TWICE, `${line}\n`);
+        repo.rounds();
+      },
+    });
+    // The highlighted text, where it starts in its line, and whether its code is highlighted for TypeScript yet.
+    const found = () =>
+      page.evaluate(() => {
+        const highlight = CSS.highlights.get('inv-found');
+        const range = highlight ? [...highlight][0] : undefined;
+        if (!(range instanceof Range)) return null;
+        const code = range.startContainer.parentElement?.closest('.d2h-code-line-ctn');
+        if (!code?.closest('tr.inv-hit')) return 'not in the line the search landed on';
+        const before = document.createRange();
+        before.setStart(code, 0);
+        before.setEnd(range.startContainer, range.startOffset);
+        return { text: range.toString(), at: before.toString().length, colored: !!code.querySelector('.hljs-string') };
+      });
+    const input = page.locator('.inv-search-input');
+    await input.fill('quokka');
+    await eventually(() => count(page)).toBe('2 matches in 1 file');
+    await input.press('Enter');
+    await eventually(found).toMatchObject({ text: 'quokka', at: line.indexOf('quokka') });
+    await input.press('Enter');
+    await eventually(found).toMatchObject({ text: 'quokka', at: line.lastIndexOf('quokka') });
+    // highlight.js redraws the line's text once the page is idle; the word stays highlighted.
+    await eventually(found).toEqual({ text: 'quokka', at: line.lastIndexOf('quokka'), colored: true });
+    await screenshot('search-found-highlighted');
+    await input.fill('');
+    await eventually(found).toBe(null);
+  });
+
   it('honours match case and whole words, steps through matches, and says when nothing matches', async () => {
     const { page } = await open('review-basic', { cards: 'none', prepare: bigRound });
     const input = page.locator('.inv-search-input');

@@ -45,16 +45,16 @@ describe('search matches', () => {
     ],
   };
 
-  it('are listed in the viewer’s order of files, a path match before the file’s lines, each with the text found', () => {
+  it('are listed in the viewer’s order of files, a path match before the file’s lines, each with what was found and the text around it', () => {
     const order = new Map([
       ['a/x.ts', 0],
       ['z.ts', 1],
     ]);
     expect(flatMatches(result, order)).toEqual([
       { ref: 'a/x.ts' },
-      { ref: 'a/x.ts', line: { side: '-', number: 9 }, find: 'old' },
-      { ref: 'a/x.ts', line: { side: '+', number: 8 }, find: 'x' },
-      { ref: 'z.ts', line: { side: '+', number: 3 }, find: 'x' },
+      { ref: 'a/x.ts', line: { side: '-', number: 9 }, find: { around: 'let old = x;', start: 4, end: 7 } },
+      { ref: 'a/x.ts', line: { side: '+', number: 8 }, find: { around: 'x', start: 0, end: 1 } },
+      { ref: 'z.ts', line: { side: '+', number: 3 }, find: { around: 'x', start: 0, end: 1 } },
     ]);
   });
 
