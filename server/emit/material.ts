@@ -66,14 +66,14 @@ export interface EmitHooks {
  * be in the repository.
  */
 export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHooks = {}): Promise<RoundSummary> {
-  const review = await assertReviewDirSafe(repo.root);
-  await assertWritable(review);
+  let review: ReviewDir;
   // What git is asked here only reads; a base that cannot be resolved leaves everything as it was.
   const choose = async () => resolveBase(repo, options, await readBegin(review), await lastFinishedRound(review));
   let inCapture: ReturnType<typeof reviewInCapture> | null = null;
   const askInCapture = () => (inCapture ??= reviewInCapture(repo));
   // Once git ignores .review/ (every round after a repository's first), git add starts first: it
-  // writes a temporary index and objects no ref names, and the checks below run meanwhile.
+  // writes a temporary index and objects no ref names, touches nothing in .review/, and the
+  // checks below (of .review/ too) run meanwhile.
   const early = (await reviewExcluded(repo))
     ? captureTree(repo, { reviewAdded: async () => (await askInCapture()).added, keepIndex: true })
     : null;
@@ -92,6 +92,8 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
   let waited = false;
   let unlock: () => Promise<void>;
   try {
+    review = await assertReviewDirSafe(repo.root);
+    await assertWritable(review);
     [withheld, base] = await Promise.all([loadPrivacy(repo.root), choose()]);
     unlock = await openReview(repo, review, (pid) => {
       waited = true;
@@ -118,19 +120,23 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
     let pinnedHere = false;
     let cardsKept: string | null = null;
     // Claimed while git diff runs: only the material's head and the check of its objects wait for it.
-    const claimed = (async () => {
+    const round = (async () => {
       record.round = await nextRoundNumber(review, await pinned);
       while (!(await claimRound(repo, review, record))) record.round++;
       pinnedHere = true;
-      // Before the new material appears, so whoever sees round n finds the cards of the round before.
-      cardsKept = await keepCards(review, record.round);
       return record.round;
     })();
+    // Before the new material appears, so whoever sees round n finds the cards of the round before.
+    const cardsReady = round.then(async (n) => {
+      cardsKept = await keepCards(review, n);
+    });
+    cardsReady.catch(() => {}); // awaited by writeMaterial, or below
     try {
       const warnings = tracked ? [TRACKED_WARNING] : [];
-      return await writeMaterial(repo, review, { base, tree, claimed, warnings, withheld, commits, provenance });
+      const facts = { base, tree, round, cardsReady, warnings, withheld, commits, provenance };
+      return await writeMaterial(repo, review, facts);
     } catch (error) {
-      await claimed.catch(() => {});
+      await cardsReady.catch(() => {}); // settles after the claim
       // The next attempt keeps the cards as they are then.
       if (cardsKept) await rm(cardsKept, { force: true });
       if (pinnedHere) await releaseRound(repo, review, record);
@@ -165,7 +171,9 @@ interface RoundFacts {
   base: Base;
   tree: string;
   /** The round's number, once its tree is pinned. */
-  claimed: Promise<number>;
+  round: Promise<number>;
+  /** Settles once the cards of the round before are kept: the material may then appear. */
+  cardsReady: Promise<void>;
   warnings: string[];
   withheld: PrivacyCheck;
   /** The round's commits, being looked up. */
@@ -185,7 +193,7 @@ const BATCH = 1 << 20;
 async function writeMaterial(
   repo: Repo,
   review: ReviewDir,
-  { base, tree, claimed, warnings, withheld, commits, provenance }: RoundFacts,
+  { base, tree, round, cardsReady, warnings, withheld, commits, provenance }: RoundFacts,
 ): Promise<RoundSummary> {
   await mkdir(review.blobs, { recursive: true });
   const summary: RoundSummary = {
@@ -210,15 +218,15 @@ async function writeMaterial(
   let batch = '';
   const lookUp = async (changes: RawChange[], folders: string[]) => {
     // The sizes come with the check that the round's objects are all there, once its tree is pinned.
-    const sizes = claimed.then(() => storedSizes(repo, tree, changes, folders));
+    const sizes = round.then(() => storedSizes(repo, tree, changes, folders));
     sizes.catch(() => {}); // awaited in lookUpFacts
     const known = commits.then((log) => lookUpFacts(repo, changes, log.byPath, withheld, sizes));
     [facts, states, batch] = await Promise.all([known, provenance, head]);
   };
   // git diff first: the longest of the round's reads. All are read-only, so under way while the round is claimed.
   const files = diffTrees(repo, base.oid, tree, lookUp);
-  const head = Promise.all([claimed, commits]).then(([round, log]) => materialHead(repo, base, tree, round, log));
-  for (const early of [head, claimed]) early.catch(() => {}); // awaited below
+  const head = Promise.all([round, commits]).then(([n, log]) => materialHead(repo, base, tree, n, log));
+  for (const early of [head, round, cardsReady]) early.catch(() => {}); // awaited below
   async function* text(): AsyncGenerator<string> {
     const blobs = { reader, dir: review.blobs, shortBase: base.oid.slice(0, 7), taken: new Set<string>() };
     for await (const file of files) {
@@ -238,7 +246,8 @@ async function writeMaterial(
   try {
     await pipeline(Readable.from(text(), { objectMode: false, highWaterMark: 1 }), createWriteStream(temporary));
     await reader.close();
-    summary.round = await claimed;
+    await cardsReady;
+    summary.round = await round;
     const kept = keptMaterial(review, summary.round);
     await rename(temporary, kept);
     await publish(kept, review.material);

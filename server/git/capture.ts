@@ -65,10 +65,12 @@ export async function captureTree(repo: Repo, { reviewAdded, keepIndex = false }
     if (await added)
       await repo.git.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ':(top).review'], env);
     const tree = (await repo.git.run(['write-tree'], env)).trim();
-    if (keepIndex) await keep(repo, index, tree);
+    await (keepIndex ? keep(repo, index, tree) : rm(index, { force: true }));
     return tree;
-  } finally {
+  } catch (error) {
+    // git stopped half way may leave its lock beside the index.
     await Promise.all([rm(index, { force: true }), rm(`${index}.lock`, { force: true })]);
+    throw error;
   }
 }
 
