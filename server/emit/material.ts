@@ -319,7 +319,10 @@ function materialHead(repo: Repo, base: Base, tree: string, round: number, { com
 function entryText(entry: MaterialEntry): string {
   const text = typeof entry.diff === 'string' ? entry.diff : null;
   const json = `    ${JSON.stringify(text === null ? entry : { ...entry, diff: 0 }, null, 2).replaceAll('\n', '\n    ')}`;
-  return text === null ? json : json.replace('"diff": 0', () => `"diff": ${JSON.stringify(text)}`);
+  if (text === null) return json;
+  // Joined, not replaced in: a replace would copy the diff's megabytes once more.
+  const at = json.indexOf('"diff": 0');
+  return json.slice(0, at) + '"diff": ' + JSON.stringify(text) + json.slice(at + '"diff": 0'.length);
 }
 
 function count(summary: RoundSummary, entry: MaterialEntry): void {
