@@ -226,7 +226,7 @@ async function writeMaterial(
   // git diff first: the longest of the round's reads. All are read-only, so under way while the round is claimed.
   const files = diffTrees(repo, base.oid, tree, lookUp);
   const head = Promise.all([round, commits]).then(([n, log]) => materialHead(repo, base, tree, n, log));
-  for (const early of [head, round, cardsReady]) early.catch(() => {}); // awaited below
+  for (const early of [head, round]) early.catch(() => {}); // awaited below
   async function* text(): AsyncGenerator<string> {
     const blobs = { reader, dir: review.blobs, shortBase: base.oid.slice(0, 7), taken: new Set<string>() };
     for await (const file of files) {
@@ -311,6 +311,9 @@ function materialHead(repo: Repo, base: Base, tree: string, round: number, { com
   return head.slice(0, head.lastIndexOf('[]') + 1);
 }
 
+/** Where an entry's JSON, written with `diff: 0`, takes its diff. */
+const DIFF_PLACE = '"diff": 0';
+
 /**
  * An entry's JSON as it sits in the material's array, indented by four spaces. The diff's
  * JSON is put in after the indenting (JSON.stringify leaves only its own line breaks raw, and
@@ -321,8 +324,8 @@ function entryText(entry: MaterialEntry): string {
   const json = `    ${JSON.stringify(text === null ? entry : { ...entry, diff: 0 }, null, 2).replaceAll('\n', '\n    ')}`;
   if (text === null) return json;
   // Joined, not replaced in: a replace would copy the diff's megabytes once more.
-  const at = json.indexOf('"diff": 0');
-  return json.slice(0, at) + '"diff": ' + JSON.stringify(text) + json.slice(at + '"diff": 0'.length);
+  const at = json.indexOf(DIFF_PLACE);
+  return json.slice(0, at) + '"diff": ' + JSON.stringify(text) + json.slice(at + DIFF_PLACE.length);
 }
 
 function count(summary: RoundSummary, entry: MaterialEntry): void {
