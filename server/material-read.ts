@@ -7,8 +7,11 @@ import { countLines } from '../src/model/diff-lines';
 import type { DiffPlace } from './material-index';
 import { depthOf, issuesOf, MAX_ISSUES, MAX_JSON_DEPTH } from './review-files';
 
-/** Diffs shorter than this (in characters) are kept in memory; longer ones are read from the file when asked for. */
-const KEEP_CHARS = 1024;
+/**
+ * Diffs whose JSON string is shorter than this (in bytes) are kept in memory; longer ones
+ * stay in the file, read back when asked for, and are never decoded while the round is read.
+ */
+const KEEP_BYTES = 1024;
 
 /** What one pass over material.json found. */
 export type MaterialRead =
@@ -18,13 +21,15 @@ export type MaterialRead =
   /** Not JSON (or half written): the caller reads it whole to say where. */
   | { kind: 'not-json'; hash: string };
 
-type DiffRange = { start: number; end: number };
+/** A long diff left in the file: the byte range of its JSON string, and what the round's index says of it. */
+type LongDiff = { start: number; end: number; lines: number; chars: number };
 
 /**
  * Reads material.json in one pass, a chunk at a time, never holding the file or its parsed
  * whole: a scan of the bytes (EntryScan) cuts the `material` list into its entries, each
  * given to JSON.parse alone as it is complete, validated, and kept without its diff (a
- * long diff as the byte range of its JSON string). What lies around the list (the frame)
+ * long diff as the byte range of its JSON string, which the scan measures and checks
+ * without gathering it). What lies around the list (the frame)
  * is parsed last, with the list left empty. The bytes are hashed on the way, and the event
  * loop turns between chunks, so the server answers meanwhile. A file the scan cannot cut
  * (not JSON between two entries, an entry that is no object) is read whole instead.
@@ -63,7 +68,7 @@ class RoundKept {
   private count = 0;
   private tooDeep = false;
 
-  take(value: unknown, range: DiffRange | null): void {
+  take(value: unknown, long: LongDiff | null): void {
     const at = this.count++;
     if (depthOf(value) > MAX_JSON_DEPTH - 2) this.tooDeep = true;
     if (this.tooDeep) return;
@@ -74,8 +79,14 @@ class RoundKept {
       return;
     }
     const { diff, diff_base64: _bytes, ...rest } = parsed.data;
-    this.entries[at] = { ...rest, lines: diff === null ? null : countLines(diff), chars: diff?.length ?? 0 };
-    this.places[at] = diff !== null && diff.length >= KEEP_CHARS && range ? range : diff;
+    if (long) {
+      const { start, end, lines, chars } = long;
+      this.entries[at] = { ...rest, lines, chars };
+      this.places[at] = { start, end };
+    } else {
+      this.entries[at] = { ...rest, lines: diff === null ? null : countLines(diff), chars: diff?.length ?? 0 };
+      this.places[at] = diff;
+    }
   }
 
   /**
@@ -114,18 +125,25 @@ const LEFT_BRACKET = 0x5b;
 const RIGHT_BRACKET = 0x5d;
 const RIGHT_BRACE = 0x7d;
 const SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+/** What may follow a backslash in a JSON string, `u` (and its four hex digits) aside. */
+const ESCAPED = new Set([...'"\\/bfnrt'].map((c) => c.charCodeAt(0)));
+const HEX = /^[0-9a-fA-F]$/;
+const LETTER_N = 0x6e;
+const LETTER_U = 0x75;
+const EMPTY_STRING = Buffer.from('""');
 
 /** What an open container awaits next: an array's item, an object's key, or a key's value. */
 type Next = 'item' | 'key' | 'value';
 
 /**
  * Follows a JSON text's strings and brackets byte by byte, only to cut the top object's
- * `material` list into its entries; JSON.parse validates and decodes every piece. Between
- * two entries the scan expects one comma and spaces; anything else there (and a second
- * `material` key) sets `uncut`, and the file is read whole, for JSON.parse to read or
- * refuse. Keys are compared as written: a key spelt with escapes is never taken for
- * `material` or `diff`, so such a file is still read right, its list whole in the frame or
- * its diff kept in memory.
+ * `material` list into its entries; JSON.parse validates and decodes every piece except
+ * long diffs (DiffString measures and checks those). Between two entries the scan expects
+ * one comma and spaces; anything else there (a second `material` key, or an entry with two
+ * `diff` keys) sets `uncut`, and the file is read whole, for JSON.parse to read or refuse.
+ * Keys are compared as written: a key spelt with escapes is never taken for `material` or
+ * `diff`, so such a file is still read right, its list whole in the frame or its diff
+ * kept in memory.
  */
 class EntryScan {
   /** Set once the scan met what it does not cut; the file is then read whole. */
@@ -148,23 +166,30 @@ class EntryScan {
   private comma = false;
   private readonly frame: Buffer[] = [];
   private entry: Buffer[] = [];
-  private diff: DiffRange | null = null;
-  private diffKeys = 0;
-  private diffStart = -1;
+  /** The entry's diff string being read, its bytes while they are few, and the diff once it is long. */
+  private diff: DiffString | null = null;
+  private diffBytes: Buffer[] = [];
+  private long: LongDiff | null = null;
 
-  constructor(private readonly onEntry: (text: string, diff: DiffRange | null) => void) {}
+  constructor(private readonly onEntry: (text: string, long: LongDiff | null) => void) {}
 
   write(chunk: Buffer): void {
-    let keep = 0; // where in this chunk the piece being gathered (the frame's or an entry's) starts
+    let keep = 0; // where in this chunk the piece being gathered (the frame's, an entry's or a diff's) starts
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk[i]!;
       const depth = this.open.length;
+      if (this.diff) {
+        if (this.diff.take(c)) continue;
+        this.closeDiff(chunk.subarray(keep, i + 1), this.offset + i + 1);
+        keep = i + 1;
+        continue;
+      }
       if (this.inString) {
         if (this.escaped) this.escaped = false;
         else if (c === BACKSLASH) {
           this.escaped = true;
           if (this.key !== null) this.key = '\\';
-        } else if (c === QUOTE) this.closeString(i);
+        } else if (c === QUOTE) this.closeString();
         else if (this.key !== null && this.key.length < 10) this.key += String.fromCharCode(c);
         continue;
       }
@@ -191,11 +216,19 @@ class EntryScan {
         return;
       }
       if (c === QUOTE) {
-        this.inString = true;
         const next = this.open[depth - 1];
+        if (this.list === 'in' && depth === 3 && next === 'value' && this.lastKey[3] === 'diff') {
+          if (this.long) {
+            this.uncut = true; // a second diff: JSON.parse says which one counts
+            return;
+          }
+          this.entry.push(chunk.subarray(keep, i));
+          keep = i;
+          this.diff = new DiffString(this.offset + i);
+          continue;
+        }
+        this.inString = true;
         this.key = next === 'key' && (depth === 1 || depth === 3) ? '' : null;
-        if (this.list === 'in' && depth === 3 && next === 'value' && this.lastKey[3] === 'diff')
-          this.diffStart = this.offset + i;
       } else if (c === LEFT_BRACE || c === LEFT_BRACKET) {
         if (depth === 1 && c === LEFT_BRACKET && this.lastKey[1] === 'material' && this.list === 'before') {
           this.frame.push(chunk.subarray(keep, i + 1));
@@ -214,9 +247,12 @@ class EntryScan {
       } else if (c === COMMA && this.open[depth - 1] === 'value') this.open[depth - 1] = 'key';
     }
     const rest = chunk.subarray(keep);
-    if (this.list !== 'in') this.frame.push(rest);
-    else if (this.open.length >= 3) this.entry.push(rest);
     this.offset += chunk.length;
+    if (this.diff) {
+      if (this.offset - this.diff.start < KEEP_BYTES) this.diffBytes.push(rest);
+      else this.diffBytes = []; // long: left in the file
+    } else if (this.list !== 'in') this.frame.push(rest);
+    else if (this.open.length >= 3) this.entry.push(rest);
   }
 
   /** The frame's JSON text (the list in it left empty when it was cut), for JSON.parse to judge. */
@@ -225,28 +261,74 @@ class EntryScan {
     return Buffer.concat(this.frame).toString('utf8');
   }
 
-  private closeString(i: number): void {
+  private closeString(): void {
     this.inString = false;
+    if (this.key === null) return;
     const depth = this.open.length;
-    if (this.key !== null) {
-      this.lastKey[depth] = this.key;
-      this.open[depth - 1] = 'value';
-      if (depth === 1 && this.key === 'material' && this.list !== 'before') this.uncut = true; // a second list
-      if (depth === 3 && this.key === 'diff') this.diffKeys++;
-      this.key = null;
-    } else if (this.diffStart !== -1) {
-      this.diff = { start: this.diffStart, end: this.offset + i + 1 };
-      this.diffStart = -1;
+    this.lastKey[depth] = this.key;
+    this.open[depth - 1] = 'value';
+    if (depth === 1 && this.key === 'material' && this.list !== 'before') this.uncut = true; // a second list
+    this.key = null;
+  }
+
+  /**
+   * Ends the diff string at `end` (a file offset), `last` being its bytes in this chunk: a
+   * short one goes into the entry's text as it is, a long one stays in the file and the
+   * entry gets `""` for JSON.parse.
+   */
+  private closeDiff(last: Buffer, end: number): void {
+    const { start, lines, chars } = this.diff!;
+    if (end - start < KEEP_BYTES) this.entry.push(...this.diffBytes, last);
+    else {
+      this.entry.push(EMPTY_STRING);
+      this.long = { start, end, lines, chars };
     }
+    this.diff = null;
+    this.diffBytes = [];
   }
 
   private finishEntry(): void {
-    this.onEntry(Buffer.concat(this.entry).toString('utf8'), this.diffKeys === 1 ? this.diff : null);
+    this.onEntry(Buffer.concat(this.entry).toString('utf8'), this.long);
     this.entry = [];
-    this.diff = null;
-    this.diffKeys = 0;
+    this.long = null;
     this.lastKey[3] = '';
     this.ended = true;
     this.comma = false;
+  }
+}
+
+/**
+ * One diff's JSON string, followed byte by byte from after its opening quote: where it
+ * ends, its lines (`\n` escapes) and its length in UTF-16 units, as the decoded string's
+ * `length` would be; what JSON would refuse in it (a raw control character, a bad escape)
+ * throws a SyntaxError, as JSON.parse would.
+ */
+class DiffString {
+  lines = 0;
+  chars = 0;
+  private escaped = false;
+  /** Hex digits of a `\u` escape still to come. */
+  private hex = 0;
+
+  constructor(readonly start: number) {}
+
+  /** Takes the next byte; false once it is the closing quote. */
+  take(c: number): boolean {
+    if (this.hex > 0) {
+      if (!HEX.test(String.fromCharCode(c))) throw new SyntaxError('a bad \\u escape in a diff');
+      this.hex--;
+    } else if (this.escaped) {
+      this.escaped = false;
+      if (c === LETTER_U) this.hex = 4;
+      else if (!ESCAPED.has(c)) throw new SyntaxError('a bad escape in a diff');
+      else if (c === LETTER_N) this.lines++;
+    } else if (c === BACKSLASH) {
+      this.escaped = true;
+      this.chars++;
+    } else if (c === QUOTE) return false;
+    else if (c < 0x20) throw new SyntaxError('a control character in a diff');
+    // A UTF-8 sequence's first byte: one unit, two for a four-byte sequence (a surrogate pair).
+    else if ((c & 0xc0) !== 0x80) this.chars += c >= 0xf0 ? 2 : 1;
+    return true;
   }
 }

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { DiffsQuery } from '../../schemas/api';
 import { MAX_DIFFS } from '../../schemas/limits';
@@ -43,8 +44,9 @@ export function fileRoutes(api: FastifyInstance, context: AppContext): void {
       return refuse(reply, 400, 'bad-query', `The round has ${index.size} files: there is no file at ${outside}.`);
     // The Diffs shape, written out: each diff is spliced in as the JSON string material.json holds.
     const diffs = await index.diffsJson(at);
+    // Sent piece by piece, not joined: a long diff's megabytes are not copied once more.
     const comma = Buffer.from(',');
-    const body = Buffer.concat([
+    const body = Readable.from([
       Buffer.from(`{"version":${JSON.stringify(state.version)},"diffs":[`),
       ...diffs.flatMap((diff, i) => (i ? [comma, diff] : [diff])),
       Buffer.from(']}'),

@@ -51,6 +51,11 @@ const write = (text: string) => {
   return file;
 };
 
+/** What the round's index says of each diff: its lines and its length, as the decoded string has them. */
+const sizesOf = (entries: Array<{ diff?: string | null }>) =>
+  entries.map((e) => [e.diff == null ? null : e.diff.split('\n').length - 1, e.diff?.length ?? 0]);
+const sizes = (index: Array<{ lines: number | null; chars: number }>) => index.map((e) => [e.lines, e.chars]);
+
 const entry = (ref: string, diff: string | null, extra: object = {}): MaterialEntry =>
   ({ ref, status: 'modified', binary: diff === null, diff, hash: `h-${ref}`, ...extra }) as MaterialEntry;
 
@@ -74,9 +79,7 @@ describe('the material index', () => {
     const { index, ranges, diffs } = await readBack(entries, spell);
     expect(await diffs()).toEqual(entries.map((e) => e.diff));
     expect(ranges, 'the long diffs stay in the file').toBe(4);
-    expect(index.map((e) => [e.lines, e.chars])).toEqual(
-      entries.map((e) => [e.diff === null ? null : e.diff.split('\n').length - 1, e.diff?.length ?? 0]),
-    );
+    expect(sizes(index)).toEqual(sizesOf(entries));
   });
 
   it('reads the diffs of a file written with other escapes (every character past ASCII as \\u)', async () => {
@@ -85,9 +88,10 @@ describe('the material index', () => {
         /[\u0080-\uffff]/g,
         (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
       );
-    const { ranges, diffs } = await readBack(entries, ascii);
+    const { index, ranges, diffs } = await readBack(entries, ascii);
     expect(await diffs()).toEqual(entries.map((e) => e.diff));
     expect(ranges).toBe(4);
+    expect(sizes(index), 'lines and length counted through the escapes').toEqual(sizesOf(entries));
   });
 
   it('finds each diff in order when the keys come in another order', async () => {
@@ -102,6 +106,7 @@ describe('the material index', () => {
     expect(await diffs()).toEqual(entries.map((e) => e.diff));
     expect(ranges).toBe(4);
     expect(index.map((e) => e.ref)).toEqual(entries.map((e) => e.ref));
+    expect(sizes(index)).toEqual(sizesOf(entries));
   });
 
   it('reads right a file whose keys are spelt with escapes, or that names its list twice', async () => {
@@ -151,7 +156,18 @@ describe('the material index', () => {
     expect((await readMaterial(write('not json')))?.kind).toBe('not-json');
     expect((await readMaterial(write('')))?.kind).toBe('not-json');
     // What lies between two entries, or a broken entry, is JSON's to judge.
-    for (const list of ['{"a":1}{"b":2}', '{"a":1},,{"b":2}', '{"a":1},', ',{"a":1}', '{"a":1 "b":2}', '{"a":"\\x"}'])
+    // A long diff is checked as JSON.parse would, though the scan never gives it to JSON.parse.
+    const longDiff = JSON.stringify(long('a')).slice(1, -1);
+    const badDiffs = [`\\x${longDiff}`, `${longDiff}\\u12g4`, `${longDiff}\t`, `\n${longDiff}`];
+    for (const list of [
+      '{"a":1}{"b":2}',
+      '{"a":1},,{"b":2}',
+      '{"a":1},',
+      ',{"a":1}',
+      '{"a":1 "b":2}',
+      '{"a":"\\x"}',
+      ...badDiffs.map((bad) => `{"ref":"a","diff":"${bad}"}`),
+    ])
       expect((await readMaterial(write(`{"contract": 1, "material": [${list}]}`), 3))?.kind, list).toBe('not-json');
     const listed = await readMaterial(write('{"contract": 1, "material": [{"ref": 1}, "two", 3]}'));
     expect(listed?.kind).toBe('invalid-schema');
