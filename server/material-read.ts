@@ -170,6 +170,7 @@ class EntryScan {
   private diff: DiffString | null = null;
   private diffBytes: Buffer[] = [];
   private long: LongDiff | null = null;
+  private diffKeys = 0;
 
   constructor(private readonly onEntry: (text: string, long: LongDiff | null) => void) {}
 
@@ -218,10 +219,6 @@ class EntryScan {
       if (c === QUOTE) {
         const next = this.open[depth - 1];
         if (this.list === 'in' && depth === 3 && next === 'value' && this.lastKey[3] === 'diff') {
-          if (this.long) {
-            this.uncut = true; // a second diff: JSON.parse says which one counts
-            return;
-          }
           this.entry.push(chunk.subarray(keep, i));
           keep = i;
           this.diff = new DiffString(this.offset + i);
@@ -268,6 +265,8 @@ class EntryScan {
     this.lastKey[depth] = this.key;
     this.open[depth - 1] = 'value';
     if (depth === 1 && this.key === 'material' && this.list !== 'before') this.uncut = true; // a second list
+    // A second diff: JSON.parse says which one counts, and what it is.
+    if (depth === 3 && this.key === 'diff' && this.list === 'in' && ++this.diffKeys > 1) this.uncut = true;
     this.key = null;
   }
 
@@ -291,6 +290,7 @@ class EntryScan {
     this.onEntry(Buffer.concat(this.entry).toString('utf8'), this.long);
     this.entry = [];
     this.long = null;
+    this.diffKeys = 0;
     this.lastKey[3] = '';
     this.ended = true;
     this.comma = false;

@@ -109,16 +109,18 @@ describe('the material index', () => {
     expect(sizes(index)).toEqual(sizesOf(entries));
   });
 
-  it('reads right a file whose keys are spelt with escapes, or that names its list twice', async () => {
+  it('reads right a file whose keys are spelt with escapes, that names its list twice, or an entry its diff twice', async () => {
     const frame = (list: string) =>
       `{"contract":1,"source":{"kind":"git","id":"x","root":${JSON.stringify(dir)},"request":null},` +
       `"generated":"2026-12-01T12:00:00.000+00:00",${list}}`;
     const one = (ref: string, diff: string) => JSON.stringify(entry(ref, diff));
     const escapedDiff = one('a.ts', long('a')).replace('"diff"', '"\\u0064iff"');
-    const spellings: Array<[string, string[]]> = [
+    const spellings: Array<[string, Array<string | null>]> = [
       [frame(`"material":[${escapedDiff}]`), [long('a')]],
       [frame(`"m\\u0061terial":[${one('a.ts', long('a'))}]`), [long('a')]],
       [frame(`"material":[${one('a.ts', long('a'))}],"material":[${one('b.ts', long('b'))}]`), [long('b')]],
+      // Two diffs in one entry: the last counts, whatever it is.
+      [frame(`"material":[${one('a.ts', long('a')).replace(/}$/, ',"diff":null}')}]`), [null]],
     ];
     for (const [text, expected] of spellings) {
       const file = write(text);
