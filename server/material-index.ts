@@ -37,21 +37,30 @@ export class MaterialIndex {
   }
 
   /**
-   * The diffs of the entries at these positions, in that order, as JSON texts: a long one
-   * as the bytes of its JSON string in the file, as they are (an answer splices them in,
-   * with no parse and no new string). Throws RoundChanged when the file is another version now.
+   * The diffs of the entries at these positions, in that order, as the pieces of their JSON
+   * texts joined by commas: a long one as the bytes of its JSON string in the file, read a
+   * piece at a time as the answer goes out (no parse, no new string, and never the whole
+   * diff in memory). Throws RoundChanged when the file is another version now; the pieces
+   * end with it when the file changes while they are read.
    */
-  async diffsJson(at: readonly number[]): Promise<Buffer[]> {
-    const inMemory = (i: number) => Buffer.from(JSON.stringify(this.places[i] ?? null));
-    if (at.every((i) => !isRange(this.places[i]))) return at.map(inMemory);
-    return this.withFile(async (handle) => {
-      const out: Buffer[] = [];
-      for (const i of at) {
+  async diffsJson(at: readonly number[]): Promise<AsyncIterable<Buffer>> {
+    const handle = at.some((i) => isRange(this.places[i])) ? await this.openSame() : null;
+    return this.pieces(at, handle);
+  }
+
+  private async *pieces(at: readonly number[], handle: FileHandle | null): AsyncGenerator<Buffer> {
+    try {
+      for (const [n, i] of at.entries()) {
+        if (n > 0) yield COMMA;
         const place = this.places[i];
-        out.push(isRange(place) ? await readRange(handle, place) : inMemory(i));
+        if (isRange(place)) yield* readRange(handle!, place);
+        else yield Buffer.from(JSON.stringify(place ?? null));
       }
-      return out;
-    });
+      // Written in place while it was read: what was read may be half of each version.
+      if (handle && (await this.signatureOf(handle)) !== this.signature) throw new RoundChanged();
+    } finally {
+      await handle?.close();
+    }
   }
 
   /**
@@ -74,28 +83,48 @@ export class MaterialIndex {
 
   /** Runs `use` on material.json opened, if it is still the version indexed before and after. */
   private async withFile<T>(use: (handle: FileHandle) => Promise<T>): Promise<T> {
-    if (this.signature === null) throw new RoundChanged();
-    const handle = await open(this.file, 'r').catch(() => null);
-    if (!handle) throw new RoundChanged();
+    const handle = await this.openSame();
     try {
-      const now = async () => statSignature(await handle.stat({ bigint: true }));
-      if ((await now()) !== this.signature) throw new RoundChanged();
       const result = await use(handle);
-      // Written in place while it was read: what was read may be half of each version.
-      if ((await now()) !== this.signature) throw new RoundChanged();
+      if ((await this.signatureOf(handle)) !== this.signature) throw new RoundChanged();
       return result;
     } finally {
       await handle.close();
     }
   }
+
+  /** material.json opened, if it is still the version indexed. */
+  private async openSame(): Promise<FileHandle> {
+    if (this.signature === null) throw new RoundChanged();
+    const handle = await open(this.file, 'r').catch(() => null);
+    if (!handle) throw new RoundChanged();
+    if ((await this.signatureOf(handle)) === this.signature) return handle;
+    await handle.close();
+    throw new RoundChanged();
+  }
+
+  private async signatureOf(handle: FileHandle): Promise<string> {
+    return statSignature(await handle.stat({ bigint: true }));
+  }
 }
 
 const QUOTE = 0x22;
 
-async function readRange(handle: FileHandle, { start, end }: { start: number; end: number }): Promise<Buffer> {
-  const bytes = Buffer.alloc(end - start);
-  const { bytesRead } = await handle.read(bytes, 0, bytes.length, start);
-  return checked(bytes, bytesRead);
+const COMMA = Buffer.from(',');
+/** How much of a long diff is read from the file at a time. */
+const PIECE_BYTES = 256 * 1024;
+
+/** A diff's JSON string read from the file in pieces; its quotes say the file still holds it there. */
+async function* readRange(handle: FileHandle, { start, end }: { start: number; end: number }): AsyncGenerator<Buffer> {
+  for (let at = start; at < end;) {
+    const bytes = Buffer.allocUnsafe(Math.min(PIECE_BYTES, end - at));
+    const { bytesRead } = await handle.read(bytes, 0, bytes.length, at);
+    if (bytesRead !== bytes.length) throw new RoundChanged();
+    if ((at === start && bytes[0] !== QUOTE) || (at + bytesRead === end && bytes[bytesRead - 1] !== QUOTE))
+      throw new RoundChanged();
+    at += bytesRead;
+    yield bytes;
+  }
 }
 
 /** The bytes read of a diff's JSON string; its quotes say the file still holds it there. */

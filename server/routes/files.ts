@@ -44,13 +44,14 @@ export function fileRoutes(api: FastifyInstance, context: AppContext): void {
       return refuse(reply, 400, 'bad-query', `The round has ${index.size} files: there is no file at ${outside}.`);
     // The Diffs shape, written out: each diff is spliced in as the JSON string material.json holds.
     const diffs = await index.diffsJson(at);
-    // Sent piece by piece, not joined: a long diff's megabytes are not copied once more.
-    const comma = Buffer.from(',');
-    const body = Readable.from([
-      Buffer.from(`{"version":${JSON.stringify(state.version)},"diffs":[`),
-      ...diffs.flatMap((diff, i) => (i ? [comma, diff] : [diff])),
-      Buffer.from(']}'),
-    ]);
+    const version = state.version;
+    const body = Readable.from(
+      (async function* () {
+        yield Buffer.from(`{"version":${JSON.stringify(version)},"diffs":[`);
+        yield* diffs;
+        yield Buffer.from(']}');
+      })(),
+    );
     return reply.type('application/json; charset=utf-8').send(body);
   });
 }

@@ -28,6 +28,9 @@ export function sessionToken(): string {
   return fromHash || (kept ?? '');
 }
 
+/** What an answer whose body is not JSON reads as. */
+const NOT_JSON = Symbol('not JSON');
+
 /** A refusal or failure the server explained, shown to the reader as it is. */
 export class ApiFailure extends Error {
   constructor(
@@ -60,13 +63,17 @@ export class Api {
 
   private async json<T>(path: string, init: RequestInit = {}): Promise<T> {
     const response = await fetch(path, { ...init, headers: this.headers(init.headers as Record<string, string>) });
-    const body: unknown = await response.json().catch(() => null);
+    const body: unknown = await response.json().catch(() => NOT_JSON);
     if (!response.ok) {
       // The server's refusals are ApiError bodies; a proxy or a crash may answer anything.
-      const error = (body as Partial<ApiError> | null)?.error;
+      const refusal = body === NOT_JSON ? null : body;
+      const error = (refusal as Partial<ApiError> | null)?.error;
       const message = error?.message ?? `The server answered ${response.status} ${response.statusText}.`;
-      throw new ApiFailure(response.status, message, error?.code ?? '', body);
+      throw new ApiFailure(response.status, message, error?.code ?? '', refusal);
     }
+    // Not JSON to its end: the server stopped, or cut the answer off (material.json rewritten in place).
+    if (body === NOT_JSON)
+      throw new ApiFailure(response.status, 'The server’s answer was cut off; try again.', 'cut-off');
     return body as T;
   }
 

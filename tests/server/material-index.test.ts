@@ -40,7 +40,9 @@ async function readBack(entries: MaterialEntry[], spell: (value: unknown) => str
 async function bothWays(index: MaterialIndex): Promise<Array<string | null>> {
   const all = Array.from({ length: index.size }, (_, i) => i);
   const searched = await index.withEveryDiff((diffOf) => all.map(diffOf));
-  const answered = (await index.diffsJson(all)).map((json) => JSON.parse(json.toString()) as string | null);
+  const pieces: Buffer[] = [];
+  for await (const piece of await index.diffsJson(all)) pieces.push(piece);
+  const answered = JSON.parse(`[${Buffer.concat(pieces).toString()}]`) as Array<string | null>;
   expect(answered).toEqual(searched);
   return searched;
 }

@@ -149,7 +149,13 @@ describe('a material.json rewritten while it is read', () => {
       const state = RoundState.parse((await get('/api/round')).json());
       if (state.state !== 'ok') continue; // caught between a truncate and a write: a state, never a crash
       const at = state.data.material.map((_, i) => i).join(',');
-      const response = await get(`/api/diffs?v=${state.version}&at=${at}`);
+      const response = await get(`/api/diffs?v=${state.version}&at=${at}`).catch((error: Error) => error);
+      // A write in place found once the answer is under way cuts it off: never a whole answer that mixes.
+      if (response instanceof Error) {
+        expect(response.message).toMatch(/destroyed before completion/);
+        seen.refused++;
+        continue;
+      }
       if (response.statusCode === 409) {
         seen.refused++;
         continue;
@@ -162,7 +168,7 @@ describe('a material.json rewritten while it is read', () => {
     }
     writing = false;
     await writer;
-    expect(seen.answers, `answers (${seen.refused} refused as changed)`).toBeGreaterThan(5);
+    expect(seen.answers, `answers (${seen.refused} refused or cut off as changed)`).toBeGreaterThan(5);
     expect(seen.letters.size, 'both rounds were served').toBe(2);
   });
 });
