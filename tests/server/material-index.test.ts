@@ -103,6 +103,14 @@ describe('the material index', () => {
     expect(ranges).toBe(4);
   });
 
+  it('answers a diff of several pieces whole, its escapes and characters cut anywhere between pieces', async () => {
+    // About 1.1 MB of JSON: read back in five pieces, each cut at an arbitrary byte.
+    const big = entry('big.ts', `@@ -1,6000 +1,6000 @@\n${long('big').repeat(120)}`);
+    const { ranges, diffs } = await readBack([entries[2]!, big, entries[0]!], (v) => JSON.stringify(v, null, 2));
+    expect(ranges).toBe(2);
+    expect(await diffs()).toEqual([entries[2]!.diff, big.diff, entries[0]!.diff]);
+  });
+
   it.each([1, 7, 64, 1000])('reads the same, diffs and all, when the file comes %i bytes at a time', async (size) => {
     const { index, ranges, diffs } = await readBack(entries, (v) => JSON.stringify(v, null, 2), size);
     expect(await diffs()).toEqual(entries.map((e) => e.diff));
