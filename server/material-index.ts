@@ -57,7 +57,7 @@ export class MaterialIndex {
         else yield Buffer.from(JSON.stringify(place ?? null));
       }
       // Written in place while it was read: what was read may be half of each version.
-      if (handle && (await this.signatureOf(handle)) !== this.signature) throw new RoundChanged();
+      if (handle && !(await this.isSame(handle))) throw new RoundChanged();
     } finally {
       await handle?.close();
     }
@@ -86,7 +86,7 @@ export class MaterialIndex {
     const handle = await this.openSame();
     try {
       const result = await use(handle);
-      if ((await this.signatureOf(handle)) !== this.signature) throw new RoundChanged();
+      if (!(await this.isSame(handle))) throw new RoundChanged();
       return result;
     } finally {
       await handle.close();
@@ -98,13 +98,14 @@ export class MaterialIndex {
     if (this.signature === null) throw new RoundChanged();
     const handle = await open(this.file, 'r').catch(() => null);
     if (!handle) throw new RoundChanged();
-    if ((await this.signatureOf(handle)) === this.signature) return handle;
+    if (await this.isSame(handle)) return handle;
     await handle.close();
     throw new RoundChanged();
   }
 
-  private async signatureOf(handle: FileHandle): Promise<string> {
-    return statSignature(await handle.stat({ bigint: true }));
+  /** Whether the opened file is still the version indexed. */
+  private async isSame(handle: FileHandle): Promise<boolean> {
+    return statSignature(await handle.stat({ bigint: true })) === this.signature;
   }
 }
 
