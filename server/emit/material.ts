@@ -1,8 +1,5 @@
-import { createWriteStream } from 'node:fs';
-import { copyFile, link, mkdir, rename, rm } from 'node:fs/promises';
+import { copyFile, link, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { MaterialEntry, Source, Status } from '../../schemas/material';
 import { generatedAttribute } from '../git/attributes';
 import { captureTree, forgetCapturedIndex } from '../git/capture';
@@ -213,6 +210,7 @@ async function writeMaterial(
   };
   const temporary = path.join(review.dir, `.material.json.${process.pid}.round.tmp`);
   const reader = new BlobReader(repo);
+  let out: FileHandle | null = null;
   let facts: EntryFacts | null = null;
   let states: Provenance | null = null;
   let batch = '';
@@ -223,28 +221,24 @@ async function writeMaterial(
     const known = commits.then((log) => lookUpFacts(repo, changes, log.byPath, withheld, sizes));
     [facts, states, batch] = await Promise.all([known, provenance, head]);
   };
-  // git diff first: the longest of the round's reads. All are read-only, so under way while the round is claimed.
-  const files = diffTrees(repo, base.oid, tree, lookUp);
   const head = Promise.all([round, commits]).then(([n, log]) => materialHead(repo, base, tree, n, log));
   for (const early of [head, round]) early.catch(() => {}); // awaited below
-  async function* text(): AsyncGenerator<string> {
+  try {
+    out = await open(temporary, 'w');
+    // git diff first: the longest of the round's reads. All are read-only, so under way while the round is claimed.
+    const files = diffTrees(repo, base.oid, tree, lookUp);
     const blobs = { reader, dir: review.blobs, shortBase: base.oid.slice(0, 7), taken: new Set<string>() };
     for await (const file of files) {
       const entry = await buildEntry(file, facts!, blobs);
       addProvenance(entry, file.change, states!);
-      const json = `${summary.files === 0 ? '' : ','}\n${entryText(entry)}`;
+      batch += `${summary.files === 0 ? '' : ','}\n${entryText(entry)}`;
       count(summary, entry);
-      if (batch.length + json.length < BATCH) {
-        batch += json;
-        continue;
-      }
-      yield batch;
-      batch = json;
+      if (batch.length < BATCH) continue;
+      await out.write(batch);
+      batch = '';
     }
-    yield batch + (summary.files === 0 ? ']\n}\n' : '\n  ]\n}\n');
-  }
-  try {
-    await pipeline(Readable.from(text(), { objectMode: false, highWaterMark: 1 }), createWriteStream(temporary));
+    await out.write(batch + (summary.files === 0 ? ']\n}\n' : '\n  ]\n}\n'));
+    await out.close();
     await reader.close();
     await cardsReady;
     summary.round = await round;
@@ -252,7 +246,8 @@ async function writeMaterial(
     await rename(temporary, kept);
     await publish(kept, review.material);
   } catch (error) {
-    await Promise.all([reader.close().catch(() => {}), rm(temporary, { force: true })]);
+    await Promise.all([out?.close().catch(() => {}), reader.close().catch(() => {})]);
+    await rm(temporary, { force: true });
     throw error;
   }
   return summary;
