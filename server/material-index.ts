@@ -115,22 +115,23 @@ const COMMA = Buffer.from(',');
 /** How much of a long diff is read from the file at a time. */
 const PIECE_BYTES = 256 * 1024;
 
-/** A diff's JSON string read from the file in pieces; its quotes say the file still holds it there. */
+/** A diff's JSON string read from the file in pieces (see `checked`). */
 async function* readRange(handle: FileHandle, { start, end }: { start: number; end: number }): AsyncGenerator<Buffer> {
   for (let at = start; at < end;) {
     const bytes = Buffer.allocUnsafe(Math.min(PIECE_BYTES, end - at));
     const { bytesRead } = await handle.read(bytes, 0, bytes.length, at);
-    if (bytesRead !== bytes.length) throw new RoundChanged();
-    if ((at === start && bytes[0] !== QUOTE) || (at + bytesRead === end && bytes[bytesRead - 1] !== QUOTE))
-      throw new RoundChanged();
-    at += bytesRead;
-    yield bytes;
+    const piece = checked(bytes, bytesRead, at === start, at + bytes.length === end);
+    at += bytes.length;
+    yield piece;
   }
 }
 
-/** The bytes read of a diff's JSON string; its quotes say the file still holds it there. */
-function checked(bytes: Buffer, bytesRead: number): Buffer {
-  if (bytesRead !== bytes.length || bytes.length < 2 || bytes[0] !== QUOTE || bytes[bytes.length - 1] !== QUOTE)
+/**
+ * The bytes read of a diff's JSON string, or of one piece of it: the opening quote where it
+ * starts and the closing one where it ends say the file still holds it there.
+ */
+function checked(bytes: Buffer, bytesRead: number, starts = true, ends = true): Buffer {
+  if (bytesRead !== bytes.length || (starts && bytes[0] !== QUOTE) || (ends && bytes[bytes.length - 1] !== QUOTE))
     throw new RoundChanged();
   return bytes;
 }

@@ -210,7 +210,6 @@ async function writeMaterial(
   };
   const temporary = path.join(review.dir, `.material.json.${process.pid}.round.tmp`);
   const reader = new BlobReader(repo);
-  let out: FileHandle | null = null;
   let facts: EntryFacts | null = null;
   let states: Provenance | null = null;
   let batch = '';
@@ -223,6 +222,7 @@ async function writeMaterial(
   };
   const head = Promise.all([round, commits]).then(([n, log]) => materialHead(repo, base, tree, n, log));
   for (const early of [head, round]) early.catch(() => {}); // awaited below
+  let out: FileHandle | null = null;
   try {
     out = await open(temporary, 'w');
     // git diff first: the longest of the round's reads. All are read-only, so under way while the round is claimed.
