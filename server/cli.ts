@@ -16,6 +16,8 @@ Usage:
   involut demo [--port N] [--host H] [--no-open] [--keep]
                                                build a small demo repository with a round of an agent's
                                                work and its cards, in a temporary folder, and serve it
+  involut prune [--keep N]                     remove older rounds nothing needs (rounds does it by itself,
+                                               keeping the last 10 or .involut.json's "keep")
   involut check [--strict]                     check .review/cards.json and notes.json against the contract
                                                and the round: errors exit 1, warnings exit 0 (1 with --strict)
   involut notes [--all]                        print the open notes as Markdown for the agent (--all: every
@@ -50,6 +52,8 @@ branch (origin/HEAD, main, master) when HEAD is not on it; else HEAD.
 Files: .review/material.json (written by \`involut rounds\`), .review/cards.json (written by
 the agent), .review/notes.json (your notes). Privacy excludes: .involut.json
 {"privacyExcludes": [...]} over ~/.config/involut/config.json over built-in defaults.
+Rounds kept: the last 10 ({"keep": N} in .involut.json), the one before the newest, and each
+one an open note was written on; \`rounds\` prunes the others once a round is finished.
 `;
 
 /** `involut <command> --help`: what the command does, its own flags, and an example. */
@@ -69,6 +73,13 @@ Capture the round (commits since its base, staged, unstaged, untracked) into .re
 Without either, the base is the one --begin recorded, else the merge-base with the default
 branch when HEAD is not on it, else HEAD.
 Example: involut rounds --begin   (then, when the work is done: involut rounds)`,
+  prune: `involut prune [--keep N]
+Remove the finished rounds nothing needs now: their refs (refs/involut/rounds/<n>), their folders
+(.review/rounds/<n>/) and every before copy in .review/blobs/ no kept round uses. Kept: the last
+N rounds, the round before the newest, and each round an open note was written on. Never runs
+git gc. \`involut rounds\` does this by itself after each round.
+  --keep N   keep the last N rounds (default: "keep" in .involut.json, else 10)
+Example: involut prune --keep 3`,
   demo: `involut demo [--port N] [--host H] [--no-open] [--keep]
 Build a small demo repository with a round of an agent's work and its cards, in a temporary
 folder, and serve it (serve's --port, --host and --no-open).
@@ -125,6 +136,7 @@ const DEMO = {
   keep: { type: 'boolean', default: false },
 } as const satisfies ParseArgsConfig['options'];
 
+const PRUNE = { ...COMMON, keep: { type: 'string' } } as const satisfies ParseArgsConfig['options'];
 const CHECK = { ...COMMON, strict: { type: 'boolean', default: false } } as const satisfies ParseArgsConfig['options'];
 const NOTES = { ...COMMON, all: { type: 'boolean', default: false } } as const satisfies ParseArgsConfig['options'];
 const SKILL = { ...COMMON, install: { type: 'boolean', default: false } } as const satisfies ParseArgsConfig['options'];
@@ -175,6 +187,11 @@ const COMMANDS: Record<string, Command<Options>> = {
       const { demo } = await import('./commands/demo');
       await demo({ port: portFlag(values.port), host: values.host, open: !values['no-open'], keep: values.keep }, out);
     },
+  }),
+  prune: command({
+    options: PRUNE,
+    run: async (values, out) =>
+      (await import('./commands/prune')).prune({ repo: values.repo ?? process.cwd(), keep: values.keep }, out),
   }),
   check: command({
     options: CHECK,

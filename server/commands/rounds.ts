@@ -68,6 +68,7 @@ export function jsonRound(s: RoundSummary) {
     generated: s.generated,
     withheld: s.withheld,
     warnings: s.warnings,
+    pruned: s.pruned,
   };
 }
 
@@ -88,6 +89,7 @@ export function describeRound(s: RoundSummary, root: string): string[] {
   }
   const relative = path.relative(process.cwd(), s.materialFile);
   lines.push(`  wrote     ${relative.startsWith('..') || path.isAbsolute(relative) ? s.materialFile : relative}`);
+  if (s.pruned) lines.push(`  pruned    ${s.pruned}`);
   return lines;
 }
 

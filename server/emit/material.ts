@@ -15,6 +15,8 @@ import { addProvenance, lookUpProvenance, type Provenance } from './provenance';
 import { excludeReview, reviewExcluded, reviewInCapture, TRACKED_WARNING } from './ignore';
 import { storedSizes } from './integrity';
 import { loadPrivacy, type PrivacyCheck } from './privacy';
+import { readKeep } from './config';
+import { describePruned, pruneRounds } from './prune';
 import {
   claimRound,
   keepCards,
@@ -47,6 +49,8 @@ export interface RoundSummary {
   withheld: Array<{ ref: string; reason: string }>;
   generated: number;
   warnings: string[];
+  /** The line saying which older rounds were pruned once this one was finished; null when none. */
+  pruned: string | null;
 }
 
 export interface EmitHooks {
@@ -128,10 +132,11 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
       cardsKept = await keepCards(review, n);
     });
     cardsReady.catch(() => {}); // awaited by writeMaterial, or below
+    let summary: RoundSummary;
     try {
       const warnings = tracked ? [TRACKED_WARNING] : [];
       const facts = { base, tree, round, cardsReady, warnings, withheld, commits, provenance };
-      return await writeMaterial(repo, review, facts);
+      summary = await writeMaterial(repo, review, facts);
     } catch (error) {
       await cardsReady.catch(() => {}); // settles after the claim
       // The next attempt keeps the cards as they are then.
@@ -139,8 +144,26 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
       if (pinnedHere) await releaseRound(repo, review, record);
       throw error;
     }
+    // The round is finished: what goes now is older rounds nothing needs (still under the lock).
+    summary.pruned = await pruneAfterRound(repo, review, summary.warnings);
+    return summary;
   } finally {
     await unlock();
+  }
+}
+
+/**
+ * Prunes the rounds `keep` (`.involut.json`, default 10) no longer keeps; the line saying
+ * what went, or null. The round itself is finished by now, so a prune that fails is a
+ * warning, not a failed round.
+ */
+async function pruneAfterRound(repo: Repo, review: ReviewDir, warnings: string[]): Promise<string | null> {
+  try {
+    const keep = await readKeep(repo.root);
+    return describePruned(await pruneRounds(repo, review, keep), keep);
+  } catch (error) {
+    warnings.push(`The round is written, but older rounds were not pruned: ${(error as Error).message}`);
+    return null;
   }
 }
 
@@ -207,6 +230,7 @@ async function writeMaterial(
     withheld: [],
     generated: 0,
     warnings,
+    pruned: null,
   };
   const temporary = path.join(review.dir, `.material.json.${process.pid}.round.tmp`);
   const reader = new BlobReader(repo);

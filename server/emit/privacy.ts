@@ -1,7 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { InvolutError } from '../errors';
+import { readConfig, repoConfigFile, userConfigFile } from './config';
 
 /** Files whose content never enters `.review/`, whatever a config says: secrets and keys. */
 export const DEFAULT_PRIVACY_EXCLUDES = [
@@ -33,14 +30,13 @@ export type PrivacyCheck = (file: string) => string | null;
  * picomatch's own `basename` option cuts it again for every pattern, a tenth of a 2,000-file round.
  */
 export async function loadPrivacy(root: string): Promise<PrivacyCheck> {
-  const configHome = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
   const layers: Array<{ origin: string; patterns: string[] }> = [
     { origin: 'built-in default', patterns: DEFAULT_PRIVACY_EXCLUDES },
     {
       origin: '~/.config/involut/config.json',
-      patterns: await readExcludes(path.join(configHome, 'involut', 'config.json')),
+      patterns: await readExcludes(userConfigFile()),
     },
-    { origin: '.involut.json', patterns: await readExcludes(path.join(root, '.involut.json')) },
+    { origin: '.involut.json', patterns: await readExcludes(repoConfigFile(root)) },
   ];
   // Loaded here rather than at start-up, which `involut rounds` keeps short so its capture starts early.
   const { default: picomatch } = await import('picomatch');
@@ -58,25 +54,5 @@ export async function loadPrivacy(root: string): Promise<PrivacyCheck> {
 }
 
 async function readExcludes(file: string): Promise<string[]> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return [];
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new InvolutError('bad-config', `${file} is not valid JSON (${(error as Error).message}); fix or remove it.`);
-  }
-  // Loaded only when there is a config to check: zod is a third of `involut rounds`' start-up.
-  const { Config } = await import('../../schemas/config');
-  const parsed = Config.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const where = issue.path.length ? issue.path.join('.') : 'the top level';
-    throw new InvolutError('bad-config', `${file} is not a valid Involut config: ${where}: ${issue.message}.`);
-  }
-  return parsed.data.privacyExcludes ?? [];
+  return (await readConfig(file))?.privacyExcludes ?? [];
 }
