@@ -6,7 +6,7 @@ import { InvolutError } from './errors';
 import { localIsoTimeMs } from './emit/time';
 import { buildNote, sameStored } from './note-build';
 import { assertNoLinks, commitTemporaryIfUnchanged, writeTemporary, type ReviewDir } from './review-dir';
-import { issuesOf, readSettled, sha256 } from './review-files';
+import { issuesOf, namedShape, readSettled, sha256 } from './review-files';
 
 /** A note write the server refuses; `status` is the HTTP status to answer with, `extra` more of the body. */
 export class NoteRefused extends Error {
@@ -135,7 +135,9 @@ export class NotesStore {
     const text = `${JSON.stringify(current.doc, null, 2)}\n`;
     await mkdir(this.review.dir, { recursive: true });
     await assertNoLinks(this.review, this.file);
-    const temporary = await writeTemporary(this.file, text);
+    // notes.json keeps its mode (a 0600 file stays 0600); a new one is the reader's alone, 0600.
+    const mode = current.bytes === null ? 0o600 : ((await stat(this.file).catch(() => null))?.mode ?? 0o600) & 0o777;
+    const temporary = await writeTemporary(this.file, text, mode);
     try {
       // Someone else (an editor, another process) wrote notes.json since it was read: merge again.
       const hash = sha256(text);
@@ -170,7 +172,7 @@ export class NotesStore {
       throw new NoteRefused(
         409,
         'notes-invalid-json',
-        `${FILE} does not parse${where}; fix or remove it, the note was not saved.`,
+        `${FILE} does not parse${where}${namedShape(read.error.message)}; fix or remove it, the note was not saved.`,
       );
     }
     const parsed = parseNotes(read.value);

@@ -129,12 +129,17 @@ export async function writeFileAtomic(file: string, data: string | Buffer): Prom
   }
 }
 
-/** Writes `data` to a new temporary file beside `file`, synced to disk; returns its path. */
-export async function writeTemporary(file: string, data: string | Buffer): Promise<string> {
+/**
+ * Writes `data` to a new temporary file beside `file`, synced to disk; returns its path.
+ * With `mode`, the file gets exactly that mode (whatever the umask), so the rename keeps
+ * the shape of the file it replaces.
+ */
+export async function writeTemporary(file: string, data: string | Buffer, mode?: number): Promise<string> {
   const temporary = temporaryName(file);
   let handle: FileHandle | null = null;
   try {
-    handle = await open(temporary, 'wx', 0o644);
+    handle = await open(temporary, 'wx', mode ?? 0o644);
+    if (mode !== undefined) await handle.chmod(mode);
     await handle.writeFile(data);
     await handle.sync();
   } catch (error) {

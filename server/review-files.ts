@@ -65,7 +65,14 @@ export const MAX_ISSUES = 100;
 export async function readSettled(file: string, options: SettleOptions = {}): Promise<SettledRead> {
   const { retryMs = 60, maxWaitMs = 600 } = options;
   const deadline = Date.now() + maxWaitMs;
-  let bytes = await readBytes(file);
+  let bytes: Buffer | null;
+  try {
+    bytes = await readBytes(file);
+  } catch (error) {
+    // A folder where the file belongs is a state to explain, not a failure of the server.
+    if ((error as NodeJS.ErrnoException).code !== 'EISDIR') throw error;
+    return { bytes: Buffer.alloc(0), error: { state: 'invalid-json', message: IS_FOLDER, line: null, column: null } };
+  }
   for (;;) {
     if (bytes === null) return { bytes };
     const parsed = parseJson(bytes);
@@ -206,6 +213,14 @@ export const MAX_JSON_DEPTH = 256;
 /** The message of a file refused for its nesting (a state, not a crash: deeper JSON overflows the stack where it is used). */
 /** The message of a material.json that was rewritten each time it was read. */
 const CHANGING = 'material.json kept changing while it was read; it is read again on its next change';
+/** The message of a review file that starts with a UTF-8 byte-order mark. */
+export const STARTS_WITH_BOM =
+  'it starts with a byte-order mark (BOM), which JSON does not allow: save it as UTF-8 without a BOM';
+/** The message of a review file that is a folder. */
+export const IS_FOLDER = 'it is a folder, not a file: move the folder away and Involut writes the file anew';
+/** ` (why)` for a file whose shape (a BOM, a folder) is the reason it is unreadable; '' for a parser's message. */
+export const namedShape = (message: string) =>
+  message === STARTS_WITH_BOM || message === IS_FOLDER ? ` (${message})` : '';
 export const TOO_DEEP = `nested deeper than ${MAX_JSON_DEPTH} levels, which Involut does not read`;
 
 /**
@@ -213,6 +228,9 @@ export const TOO_DEEP = `nested deeper than ${MAX_JSON_DEPTH} levels, which Invo
  * anything, /etc/passwd through a link) and its 1-based line and column.
  */
 export function parseJson(bytes: Buffer): { value: unknown } | { error: InvalidJsonState } {
+  // JSON has no byte-order mark; an editor that writes one makes the whole file unreadable, so it is named.
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+    return { error: { state: 'invalid-json', message: STARTS_WITH_BOM, line: 1, column: 1 } };
   const text = bytes.toString('utf8');
   let value: unknown;
   try {

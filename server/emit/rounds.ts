@@ -3,7 +3,7 @@ import { copyFile, link, mkdir, readdir, readFile, rename, rm, stat, writeFile }
 import path from 'node:path';
 import { InvolutError } from '../errors';
 import type { Repo } from '../git/repo';
-import { isAlive } from '../process-alive';
+import { isSameProcessAlive, processStart } from '../process-alive';
 import { readJsonOrNull, writeFileAtomic, type ReviewDir } from '../review-dir';
 import { localIsoTime } from './time';
 
@@ -33,8 +33,14 @@ export interface BeginRecord {
 }
 
 export const roundRef = (n: number) => `refs/involut/rounds/${n}`;
-/** Pins the tree `--begin` captured, so it outlives `git gc` until the next `--begin`. */
-export const BEGIN_REF = 'refs/involut/begin';
+/**
+ * Pins the tree `--begin` captured, so it outlives `git gc` until the next `--begin`. Per
+ * worktree (git keeps `refs/worktree/` apart for each), as `.review/begin.json` is: a
+ * `--begin` in one worktree never moves another's pin.
+ */
+export const BEGIN_REF = 'refs/worktree/involut/begin';
+/** Where an earlier Involut pinned it, shared by every worktree. */
+const SHARED_BEGIN_REF = 'refs/involut/begin';
 
 export const roundsDir = (review: ReviewDir) => path.join(review.dir, 'rounds');
 export const roundDir = (review: ReviewDir, n: number) => path.join(roundsDir(review), String(n));
@@ -53,8 +59,20 @@ export async function readBegin(review: ReviewDir): Promise<BeginRecord | null> 
 
 export async function writeBegin(repo: Repo, review: ReviewDir, record: Omit<BeginRecord, 'at'>): Promise<BeginRecord> {
   const full = { ...record, at: localIsoTime() };
+  const before = await readBegin(review);
+  const pinned = (await repo.git.tryRun(['rev-parse', '--verify', '--quiet', BEGIN_REF]))?.trim() || null;
   await repo.git.run(['update-ref', BEGIN_REF, record.tree]);
-  await writeFileAtomic(review.begin, `${JSON.stringify(full, null, 2)}\n`);
+  try {
+    await writeFileAtomic(review.begin, `${JSON.stringify(full, null, 2)}\n`);
+  } catch (error) {
+    // The ref goes back to what begin.json still says, so the two never disagree.
+    await repo.git.run(
+      pinned ? ['update-ref', BEGIN_REF, pinned, record.tree] : ['update-ref', '-d', BEGIN_REF, record.tree],
+    );
+    throw error;
+  }
+  // The shared pin an earlier Involut made for this worktree's previous --begin: only while it still names it.
+  if (before) await repo.git.tryRun(['update-ref', '-d', SHARED_BEGIN_REF, before.tree]);
   return full;
 }
 
@@ -113,23 +131,24 @@ export async function lockRounds(
   const mine = `${lock}.${process.pid}.tmp`;
   const started = Date.now();
   let told = false;
-  await writeFile(mine, `${process.pid}\n`);
+  // The process number and its start time: a number given again to another process is not the holder.
+  await writeFile(mine, `${process.pid} ${processStart(process.pid) ?? ''}\n`);
   try {
     for (;;) {
       if (await linkNew(mine, lock)) return () => rm(lock, { force: true });
       const holder = await lockHolder(lock);
-      if (holder !== null && !isAlive(holder)) {
-        await takeOver(lock, holder, mine);
+      if (holder !== null && !isSameProcessAlive(holder.pid, holder.start)) {
+        await takeOver(lock, holder.pid, mine);
         continue;
       }
       if (Date.now() - started > patienceMs) {
         throw new InvolutError(
           'round-running',
-          `Another \`involut rounds\` (process ${holder}) has held ${lock} for ${Math.round(patienceMs / 1000)} s; wait for it, or stop it and run this again.`,
+          `Another \`involut rounds\` or \`involut prune\` (process ${holder?.pid}) has held ${lock} for ${Math.round(patienceMs / 1000)} s; wait for it, or stop that process (kill ${holder?.pid}) and run this again.`,
         );
       }
       if (!told && holder !== null) {
-        onWait(holder);
+        onWait(holder.pid);
         told = true;
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -148,11 +167,17 @@ const onCode =
 /** Links `from` as `to` unless `to` exists; a link appears whole and refuses a name already taken. */
 const linkNew = (from: string, to: string) => link(from, to).then(() => true, onCode('EEXIST', false));
 
-/** The process number a lock holds (0 for one that names none); null when the lock went meanwhile. */
-async function lockHolder(lock: string): Promise<number | null> {
+/**
+ * The process number a lock holds (0 for one that names none) and the start time recorded
+ * with it (null from an earlier Involut, or where there is no /proc); null when the lock
+ * went meanwhile.
+ */
+async function lockHolder(lock: string): Promise<{ pid: number; start: string | null } | null> {
   const text = await readFile(lock, 'utf8').catch(onCode('ENOENT', null));
-  const pid = Number(text?.trim());
-  return text === null ? null : Number.isInteger(pid) ? pid : 0;
+  if (text === null) return null;
+  const [pidText, start] = text.trim().split(' ');
+  const pid = Number(pidText);
+  return { pid: Number.isInteger(pid) ? pid : 0, start: start && /^\d+$/.test(start) ? start : null };
 }
 
 /**
@@ -163,7 +188,7 @@ async function takeOver(lock: string, dead: number, mine: string): Promise<void>
   const aside = `${mine}.stale`;
   if (!(await rename(lock, aside).then(() => true, onCode('ENOENT', false)))) return; // taken over first
   try {
-    if ((await lockHolder(aside)) !== dead) await linkNew(aside, lock);
+    if ((await lockHolder(aside))?.pid !== dead) await linkNew(aside, lock);
   } finally {
     await rm(aside, { force: true });
   }

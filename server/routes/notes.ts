@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Draft, NotePut, VIEWER_HEADER } from '../../schemas/api';
 import type { AppContext } from '../app';
+import { DraftsUnreadable } from '../drafts-store';
+import { machineFault } from '../errors';
 import { NoteRefused } from '../notes-store';
 import { decodeTail } from '../paths';
 import { refuse } from '../security';
@@ -29,7 +31,8 @@ export function noteRoutes(api: FastifyInstance, context: AppContext): void {
     try {
       const key = decodeTail(request.raw.url ?? '', '/api/notes/');
       const result = await context.notes.put(key, body.data);
-      await context.drafts.written(key, body.data.text).catch(() => {});
+      // The note is written: a draft that cannot be forgotten is logged, and the reader's note stands.
+      await context.drafts.written(key, body.data.text).catch((error: Error) => request.log.warn(error.message));
       // The watcher ignores the server's own writes; other open viewers still hear of them.
       const viewer = request.headers[VIEWER_HEADER];
       context.hub.broadcast({
@@ -44,7 +47,14 @@ export function noteRoutes(api: FastifyInstance, context: AppContext): void {
     }
   });
 
-  api.get('/drafts', async () => ({ drafts: await context.drafts.list() }));
+  api.get('/drafts', async (_request, reply) => {
+    try {
+      return { drafts: await context.drafts.list() };
+    } catch (error) {
+      if (error instanceof DraftsUnreadable) return refuse(reply, 503, 'drafts-unreadable', error.message);
+      throw error;
+    }
+  });
 
   api.put('/drafts/*', { bodyLimit: NOTE_BODY_LIMIT }, async (request, reply) => {
     const key = decodeTail(request.raw.url ?? '', '/api/drafts/');
@@ -52,7 +62,14 @@ export function noteRoutes(api: FastifyInstance, context: AppContext): void {
     const draft = Draft.safeParse({ key, body: body?.body, seen: body?.seen ?? null });
     if (!draft.success)
       return refuse(reply, 400, 'bad-draft', 'A draft is { body: { text, title, refs, quote?, kind? }, seen }.');
-    await context.drafts.set(key, draft.data.body.text.trim() === '' ? null : draft.data);
+    try {
+      await context.drafts.set(key, draft.data.body.text.trim() === '' ? null : draft.data);
+    } catch (error) {
+      if (error instanceof DraftsUnreadable) return refuse(reply, 503, 'drafts-unreadable', error.message);
+      const fault = machineFault(error);
+      if (fault) return refuse(reply, 507, fault.code, fault.message);
+      throw error;
+    }
     return { key };
   });
 }

@@ -259,7 +259,7 @@ describe('rounds --begin', () => {
         .filter((line) => line.includes('.review')),
     ).toEqual([]);
     const begin = JSON.parse(repo.read('.review/begin.json').toString('utf8')) as { tree: string };
-    expect(repo.rev('refs/involut/begin')).toBe(begin.tree);
+    expect(repo.rev('refs/worktree/involut/begin')).toBe(begin.tree);
   });
 });
 
