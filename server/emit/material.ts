@@ -258,10 +258,10 @@ async function writeMaterial(
       batch += `${summary.files === 0 ? '' : ','}\n${entryText(entry)}`;
       count(summary, entry);
       if (batch.length < BATCH) continue;
-      await out.write(batch);
+      await writeAll(out, batch);
       batch = '';
     }
-    await out.write(batch + (summary.files === 0 ? ']\n}\n' : '\n  ]\n}\n'));
+    await writeAll(out, batch + (summary.files === 0 ? ']\n}\n' : '\n  ]\n}\n'));
     await out.close();
     await reader.close();
     await cardsReady;
@@ -272,9 +272,22 @@ async function writeMaterial(
   } catch (error) {
     await Promise.all([out?.close().catch(() => {}), reader.close().catch(() => {})]);
     await rm(temporary, { force: true });
+    // A write through the handle names no file: the sentence the user reads names the material.
+    if (error instanceof Error && 'code' in error && !('path' in error))
+      Object.assign(error, { path: review.material });
     throw error;
   }
   return summary;
+}
+
+/**
+ * Writes all of `text`: one write may take only part of it (a disk that fills up takes what
+ * fits and says nothing), so what is left is written again until it is all there, or the
+ * disk refuses with an error (ENOSPC) that fails the round.
+ */
+async function writeAll(out: FileHandle, text: string): Promise<void> {
+  const bytes = Buffer.from(text);
+  for (let at = 0; at < bytes.length;) at += (await out.write(bytes, at)).bytesWritten;
 }
 
 /**

@@ -3,6 +3,7 @@ import { copyFile, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { isAlive } from '../process-alive';
 import type { Repo } from './repo';
+import { diskFullInGit, removeNewTemporaryPacks, temporaryPacks } from './tmp-packs';
 
 /**
  * Makes `git add` store the blobs it writes in one pack instead of one loose file each.
@@ -55,7 +56,12 @@ export async function forgetCapturedIndex(repo: Repo, tree: string): Promise<voi
  */
 export async function captureTree(repo: Repo, { reviewAdded, keepIndex = false }: CaptureOptions): Promise<string> {
   const index = `${repo.scratchIndex}.${process.pid}`;
-  await Promise.all([removeLeftovers(repo.scratchIndex), seedIndex(repo.indexFile, index)]);
+  // git's temporary packs before git add: one it leaves failing (a full disk) is removed, no other.
+  const [, , packsBefore] = await Promise.all([
+    removeLeftovers(repo.scratchIndex),
+    seedIndex(repo.indexFile, index),
+    temporaryPacks(repo),
+  ]);
   const env = { GIT_INDEX_FILE: index };
   try {
     const adding = repo.git.run(['add', '--all'], env, BULK_ADD);
@@ -69,8 +75,12 @@ export async function captureTree(repo: Repo, { reviewAdded, keepIndex = false }
     return tree;
   } catch (error) {
     // git stopped half way may leave its lock beside the index.
-    await Promise.all([rm(index, { force: true }), rm(`${index}.lock`, { force: true })]);
-    throw error;
+    await Promise.all([
+      rm(index, { force: true }),
+      rm(`${index}.lock`, { force: true }),
+      removeNewTemporaryPacks(repo, packsBefore),
+    ]);
+    throw diskFullInGit(repo, error);
   }
 }
 

@@ -87,7 +87,15 @@ export class BlobReader {
       if (out !== null) closeSync(out);
       if (temporary) renameSync(temporary, saveTo!);
     } catch (error) {
-      if (out !== null) rmSync(temporary!, { force: true });
+      if (out !== null) {
+        // Closed before it goes: a failed write (a full disk) must not leave the file open, nor in blobs/.
+        try {
+          closeSync(out);
+        } catch {
+          // Already closed (the failure was the rename): nothing more to release.
+        }
+        rmSync(temporary!, { force: true });
+      }
       throw error;
     }
     return Buffer.concat(head);
