@@ -212,6 +212,10 @@ export async function removeUnfinished(repo: Repo, review: ReviewDir): Promise<b
     /^\.material\.json\..*\.tmp$/.test(name),
   );
   await Promise.all(leftovers.map((name) => rm(path.join(review.dir, name), { force: true })));
+  // A before copy half written when its round was killed (`<name>.<pid>.tmp`): never one a round reads.
+  const blobs = await readdir(review.blobs).catch(onCode('ENOENT', [] as string[]));
+  const halfWritten = blobs.filter((name) => /\.\d+\.tmp$/.test(name));
+  await Promise.all(halfWritten.map((name) => rm(path.join(review.blobs, name), { force: true })));
   return removed;
 }
 

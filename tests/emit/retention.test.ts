@@ -85,8 +85,11 @@ describe('old rounds go away by themselves', () => {
     expect(readFileSync(repo.path('.review/material.json'))).toEqual(
       readFileSync(repo.path('.review/rounds/6/material.json')),
     );
+    // A before copy a killed round left half written is swept, never kept as a blob.
+    writeFileSync(repo.path('.review/blobs/data.bin.abc1234.bin.4242.tmp'), 'half');
     const again = await runCli(['prune', '--keep', '1'], repo.dir);
     expect(again.stdout).toContain('Nothing to prune');
+    expect(blobs(repo).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     const bad = await runCli(['prune', '--keep', '0'], repo.dir);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--keep takes a whole number of rounds');
