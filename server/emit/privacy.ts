@@ -26,13 +26,29 @@ export const DEFAULT_PRIVACY_EXCLUDES = [
 /** Answers why a path is withheld, or null when its content may be captured. */
 export type PrivacyCheck = (file: string) => string | null;
 
+/** The privacy rules twice over: as the check the material applies, and as what git add leaves out. */
+export interface Privacy {
+  check: PrivacyCheck;
+  /**
+   * `git add` pathspecs that keep every withheld path out of the capture, so no byte of it
+   * is ever hashed into the object store; null when a pattern uses picomatch syntax git's
+   * globs lack (braces, extglobs, a leading `!`), and the paths must be listed first.
+   */
+  excludes: string[] | null;
+}
+
+/** Loads the privacy rules (see `loadPrivacyRules`) as the check alone. */
+export async function loadPrivacy(root: string): Promise<PrivacyCheck> {
+  return (await loadPrivacyRules(root)).check;
+}
+
 /**
  * Loads the built-in excludes, then the user's config, then the repository's `.involut.json`.
  * A pattern without a slash (`*.pem`) matches a file's name in any folder; one with a slash
  * (`secrets/**`) matches the path from the repository root. The name is cut once per file:
  * picomatch's own `basename` option cuts it again for every pattern, a tenth of a 2,000-file round.
  */
-export async function loadPrivacy(root: string): Promise<PrivacyCheck> {
+export async function loadPrivacyRules(root: string): Promise<Privacy> {
   const configHome = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
   const layers: Array<{ origin: string; patterns: string[] }> = [
     { origin: 'built-in default', patterns: DEFAULT_PRIVACY_EXCLUDES },
@@ -51,10 +67,25 @@ export async function loadPrivacy(root: string): Promise<PrivacyCheck> {
       matches: picomatch(pattern, { dot: true }),
     })),
   );
-  return (file) => {
+  const check: PrivacyCheck = (file) => {
     const name = file.slice(file.lastIndexOf('/') + 1);
     return rules.find((rule) => rule.matches(rule.byName ? name : file))?.reason ?? null;
   };
+  return { check, excludes: gitExcludes(layers.flatMap((layer) => layer.patterns)) };
+}
+
+/**
+ * The patterns as `git add` exclusions matching the same paths: a name pattern in any
+ * folder (under `**`), a path pattern from the top. git's `glob` magic reads `*`, `?`,
+ * `[...]` and `**` as picomatch does (with `dot`); anything else makes the answer null.
+ */
+export function gitExcludes(patterns: string[]): string[] | null {
+  const excludes: string[] = [];
+  for (const pattern of patterns) {
+    if (/[{}()]/.test(pattern) || /^(!|\/|\.\/)/.test(pattern) || pattern.endsWith('/')) return null;
+    excludes.push(`:(exclude,glob,top)${pattern.includes('/') ? '' : '**/'}${pattern}`);
+  }
+  return excludes;
 }
 
 async function readExcludes(file: string): Promise<string[]> {
