@@ -216,6 +216,11 @@ async function writeMaterial(
   const hidden = Promise.all([working, provenance]).then(([state, states]) => {
     for (const sub of state.dirtySubmodules) warnings.push(submoduleWarning(sub));
     const changes = state.changes.filter((change) => withheld(change.path) !== null);
+    // A withheld conflicted file keeps its own side in the tree (see captureTree); git status
+    // reports it as unmerged, not as a working change.
+    for (const file of conflicted)
+      if (withheld(file) !== null && !changes.some((c) => c.path === file))
+        changes.push({ path: file, kind: 'modified' });
     for (const change of changes) addState(states, change.path, change.kind === 'untracked' ? 'untracked' : 'unstaged');
     return changes;
   });
@@ -275,6 +280,7 @@ async function writeMaterial(
       const known = (facts as EntryFacts | null)?.commits ?? new Map<string, Commit[]>();
       const file = path.join(repo.root, change.path);
       const entry = await hiddenEntry(change, file, withheld(change.path)!, known, states ?? (new Map() as Provenance));
+      if (conflicted.has(change.path)) markConflicted(entry);
       batch += `${summary.files === 0 ? '' : ','}\n${entryText(entry)}`;
       count(summary, entry);
     }

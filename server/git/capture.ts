@@ -132,14 +132,16 @@ async function showHidden(repo: Repo, env: Record<string, string>, entries: Inde
       e.tag === 'h' ? true : (await lstat(path.join(repo.root, e.path)).catch(() => null)) !== null,
     ),
   );
-  const paths = marked.filter((_, i) => present[i]).map((e) => `${e.path}\0`);
-  if (paths.length === 0) return;
-  await repo.git.run(
-    ['update-index', '-z', '--no-assume-unchanged', '--no-skip-worktree', '--stdin'],
-    env,
-    [],
-    Buffer.from(paths.join('')),
-  );
+  const shown = marked.filter((_, i) => present[i]);
+  // One mark per git update-index: given both, it applies only the last.
+  for (const [flag, tags] of [
+    ['--no-assume-unchanged', ['h', 's']],
+    ['--no-skip-worktree', ['S', 's']],
+  ] as const) {
+    const paths = shown.filter((e) => (tags as readonly string[]).includes(e.tag)).map((e) => `${e.path}\0`);
+    if (paths.length === 0) continue;
+    await repo.git.run(['update-index', '-z', flag, '--stdin'], env, [], Buffer.from(paths.join('')));
+  }
 }
 
 /**
