@@ -7,7 +7,7 @@ import { diffTrees, liveOids, type RawChange } from '../git/diff';
 import { roundLog, type Commit, type RoundLog } from '../git/log';
 import { BlobReader, objectSizes } from '../git/objects';
 import type { Repo } from '../git/repo';
-import { readWorkingState, submoduleWarning, type WorkingChange, type WorkingState } from '../git/working-state';
+import { submoduleWarning, type WorkingChange, type WorkingState } from '../git/working-state';
 import { assertReviewDirSafe, assertWritable, type ReviewDir } from '../review-dir';
 import { resolveBase, type Base, type BaseOptions } from './base';
 import { buildEntry, type EntryFacts } from './entry';
@@ -76,7 +76,12 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
   // writes a temporary index and objects no ref names, touches nothing in .review/, and the
   // checks below (of .review/ too) run meanwhile.
   const early = (await reviewExcluded(repo))
-    ? captureTree(repo, { reviewAdded: async () => (await askInCapture()).added, keepIndex: true, privacy })
+    ? captureTree(repo, {
+        reviewAdded: async () => (await askInCapture()).added,
+        keepIndex: true,
+        privacy,
+        readWorking: true,
+      })
     : null;
   early?.catch(() => {}); // awaited below, on every path
   if (!early) askInCapture().catch(() => {}); // awaited below
@@ -112,10 +117,8 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
     if ((await removeUnfinished(repo, review)) || waited) pinned = roundRefNumbers(repo);
     pinned.catch(() => {}); // awaited once the tree is captured
     const { added, tracked } = await askInCapture();
-    const capture = early ?? captureTree(repo, { reviewAdded: async () => added, keepIndex: true, privacy });
-    // What git status knows that the tree cannot show: withheld working copies, dirty submodules.
-    const working = readWorkingState(repo);
-    working.catch(() => {}); // awaited by writeMaterial, or dropped with the round
+    const capture =
+      early ?? captureTree(repo, { reviewAdded: async () => added, keepIndex: true, privacy, readWorking: true });
     // Where each change stands in git: two of its three lists need no tree, so they start now.
     const provenance = lookUpProvenance(
       repo,
@@ -142,7 +145,7 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
     cardsReady.catch(() => {}); // awaited by writeMaterial, or below
     try {
       const warnings = tracked ? [TRACKED_WARNING] : [];
-      const facts = { base, captured, round, cardsReady, warnings, withheld, commits, provenance, working };
+      const facts = { base, captured, round, cardsReady, warnings, withheld, commits, provenance };
       return await writeMaterial(repo, review, facts);
     } catch (error) {
       await cardsReady.catch(() => {}); // settles after the claim
@@ -193,8 +196,6 @@ interface RoundFacts {
   commits: Promise<RoundLog>;
   /** Where each change stands in git, being looked up. */
   provenance: Promise<Provenance>;
-  /** What git status says of the working copy, being read. */
-  working: Promise<WorkingState>;
 }
 
 /** Entries go out in batches of about a mebibyte: thousands of small writes cost more than the bytes. */
@@ -208,12 +209,13 @@ const BATCH = 1 << 20;
 async function writeMaterial(
   repo: Repo,
   review: ReviewDir,
-  { base, captured, round, cardsReady, warnings, withheld, commits, provenance, working }: RoundFacts,
+  { base, captured, round, cardsReady, warnings, withheld, commits, provenance }: RoundFacts,
 ): Promise<RoundSummary> {
   const { tree } = captured;
   const conflicted = new Set(captured.conflicted);
   // Withheld working copies the tree does not hold (git add never saw them): listed all the same.
-  const hidden = Promise.all([working, provenance]).then(([state, states]) => {
+  const state: WorkingState = captured.working ?? { changes: [], dirtySubmodules: [] };
+  const hidden = provenance.then((states) => {
     for (const sub of state.dirtySubmodules) warnings.push(submoduleWarning(sub));
     const changes = state.changes.filter((change) => withheld(change.path) !== null);
     // A withheld conflicted file keeps its own side in the tree (see captureTree); git status

@@ -28,7 +28,8 @@ export type PrivacyCheck = (file: string) => string | null;
 
 /** The privacy rules twice over: as the check the material applies, and as what git add leaves out. */
 export interface Privacy {
-  check: PrivacyCheck;
+  /** Compiled while the capture starts: only the material (and the rare fallback) needs it. */
+  check: Promise<PrivacyCheck>;
   /**
    * `git add` pathspecs that keep every withheld path out of the capture, so no byte of it
    * is ever hashed into the object store; null when a pattern uses picomatch syntax git's
@@ -39,7 +40,9 @@ export interface Privacy {
 
 /** Loads the privacy rules (see `loadPrivacyRules`) as the check alone. */
 export async function loadPrivacy(root: string): Promise<PrivacyCheck> {
-  return (await loadPrivacyRules(root)).check;
+  return await (
+    await loadPrivacyRules(root)
+  ).check;
 }
 
 /**
@@ -50,14 +53,21 @@ export async function loadPrivacy(root: string): Promise<PrivacyCheck> {
  */
 export async function loadPrivacyRules(root: string): Promise<Privacy> {
   const configHome = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
-  const layers: Array<{ origin: string; patterns: string[] }> = [
-    { origin: 'built-in default', patterns: DEFAULT_PRIVACY_EXCLUDES },
+  const read = [
+    { origin: 'built-in default', patterns: Promise.resolve(DEFAULT_PRIVACY_EXCLUDES) },
     {
       origin: '~/.config/involut/config.json',
-      patterns: await readExcludes(path.join(configHome, 'involut', 'config.json')),
+      patterns: readExcludes(path.join(configHome, 'involut', 'config.json')),
     },
-    { origin: '.involut.json', patterns: await readExcludes(path.join(root, '.involut.json')) },
-  ];
+    { origin: '.involut.json', patterns: readExcludes(path.join(root, '.involut.json')) },
+  ].map(async (layer) => ({ origin: layer.origin, patterns: await layer.patterns }));
+  const layers = await Promise.all(read);
+  const check = compile(layers);
+  check.catch(() => {}); // awaited by whoever reads the check
+  return { check, excludes: gitExcludes(layers.flatMap((layer) => layer.patterns)) };
+}
+
+async function compile(layers: Array<{ origin: string; patterns: string[] }>): Promise<PrivacyCheck> {
   // Loaded here rather than at start-up, which `involut rounds` keeps short so its capture starts early.
   const { default: picomatch } = await import('picomatch');
   const rules = layers.flatMap(({ origin, patterns }) =>
@@ -67,11 +77,10 @@ export async function loadPrivacyRules(root: string): Promise<Privacy> {
       matches: picomatch(pattern, { dot: true }),
     })),
   );
-  const check: PrivacyCheck = (file) => {
+  return (file) => {
     const name = file.slice(file.lastIndexOf('/') + 1);
     return rules.find((rule) => rule.matches(rule.byName ? name : file))?.reason ?? null;
   };
-  return { check, excludes: gitExcludes(layers.flatMap((layer) => layer.patterns)) };
 }
 
 /**

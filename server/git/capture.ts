@@ -5,6 +5,7 @@ import type { Privacy } from '../emit/privacy';
 import { isAlive } from '../process-alive';
 import { pathFromGit, splitBytes } from './path-bytes';
 import type { Repo } from './repo';
+import { readWorkingState, type WorkingState } from './working-state';
 
 /**
  * Makes `git add` store the blobs it writes in one pack instead of one loose file each.
@@ -31,6 +32,8 @@ export interface CaptureOptions {
   keepIndex?: boolean;
   /** The privacy rules: no path they withhold is handed to `git add` (see `withheldSpecs`). */
   privacy: Promise<Privacy>;
+  /** Also read what git status knows that the tree cannot show (a round's capture; see `readWorkingState`). */
+  readWorking?: boolean;
 }
 
 /** What a capture wrote, and what it saw of the index on the way. */
@@ -38,6 +41,8 @@ export interface Captured {
   tree: string;
   /** Paths with a merge conflict in the index: the tree holds their working copy, markers and all. */
   conflicted: string[];
+  /** What git status said, when asked for. */
+  working: WorkingState | null;
 }
 
 /**
@@ -68,28 +73,37 @@ export async function forgetCapturedIndex(repo: Repo, tree: string): Promise<voi
  */
 export async function captureTree(
   repo: Repo,
-  { reviewAdded, keepIndex = false, privacy }: CaptureOptions,
+  { reviewAdded, keepIndex = false, privacy, readWorking = false }: CaptureOptions,
 ): Promise<Captured> {
   const index = `${repo.scratchIndex}.${process.pid}`;
+  // The real index, read beside git add: the temporary one starts as its copy.
+  const seen = readIndex(repo, {});
+  seen.catch(() => {}); // awaited below, on every path
   await Promise.all([removeLeftovers(repo.scratchIndex), seedIndex(repo.indexFile, index)]);
   const env = { GIT_INDEX_FILE: index };
+  let working: Promise<WorkingState> | null = null;
   try {
     const rules = await privacy;
-    const seen = readIndex(repo, env);
-    const [entries, excludes] = await Promise.all([seen, withheldSpecs(repo, rules)]);
-    await showHidden(repo, env, entries);
-    const adding = repo.git.run(['add', '--all', '--', '.', ...excludes], env, BULK_ADD);
+    const excludes = await withheldSpecs(repo, rules);
+    const add = () => repo.git.run(['add', '--all', '--', '.', ...excludes], env, BULK_ADD);
+    const adding = add();
+    working = readWorking ? seen.then((entries) => readWorkingState(repo, statusSpecs(rules, entries))) : null;
+    working?.catch(() => {}); // awaited below
     const added = reviewAdded();
     added.catch(() => {}); // awaited below, once git add is done
     await adding;
+    const entries = await seen;
+    // Marked files are rare: git add runs once more for them, rather than waiting on the index read every round.
+    if (await showHidden(repo, env, entries)) await add();
     if (await added)
       await repo.git.run(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', ':(top).review'], env);
     const conflicted = [...new Set(entries.filter((e) => e.stage !== '0').map((e) => e.path))];
     await settleWithheldConflicts(repo, env, entries, rules.check);
     const tree = (await repo.git.run(['write-tree'], env)).trim();
     await (keepIndex ? keep(repo, index, tree) : rm(index, { force: true }));
-    return { tree, conflicted };
+    return { tree, conflicted, working: working ? await working : null };
   } catch (error) {
+    await working?.catch(() => {});
     // git stopped half way may leave its lock beside the index.
     await Promise.all([rm(index, { force: true }), rm(`${index}.lock`, { force: true })]);
     throw error;
@@ -124,15 +138,16 @@ async function readIndex(repo: Repo, env: Record<string, string>): Promise<Index
  * capture sees their working copy as git status would without them. A skip-worktree file
  * absent from disk (a sparse checkout) keeps its mark: it is not deleted, only not there.
  */
-async function showHidden(repo: Repo, env: Record<string, string>, entries: IndexEntry[]): Promise<void> {
+async function showHidden(repo: Repo, env: Record<string, string>, entries: IndexEntry[]): Promise<boolean> {
   const marked = entries.filter((e) => e.stage === '0' && e.tag !== 'H');
-  if (marked.length === 0) return;
+  if (marked.length === 0) return false;
   const present = await Promise.all(
     marked.map(async (e) =>
       e.tag === 'h' ? true : (await lstat(path.join(repo.root, e.path)).catch(() => null)) !== null,
     ),
   );
   const shown = marked.filter((_, i) => present[i]);
+  if (shown.length === 0) return false;
   // One mark per git update-index: given both, it applies only the last.
   for (const [flag, tags] of [
     ['--no-assume-unchanged', ['h', 's']],
@@ -142,14 +157,26 @@ async function showHidden(repo: Repo, env: Record<string, string>, entries: Inde
     if (paths.length === 0) continue;
     await repo.git.run(['update-index', '-z', flag, '--stdin'], env, [], Buffer.from(paths.join('')));
   }
+  return true;
+}
+
+/**
+ * What git status needs to look at: the withheld paths (the privacy globs, turned from
+ * exclusions into matches) and the submodules; everything when the globs are not git's.
+ */
+function statusSpecs({ excludes }: Privacy, entries: IndexEntry[]): string[] {
+  if (!excludes) return [];
+  const submodules = entries.filter((e) => e.mode === '160000').map((e) => `:(literal,top)${e.path}`);
+  return [...excludes.map((spec) => spec.replace(':(exclude,', ':(')), ...submodules];
 }
 
 /**
  * The pathspecs that keep withheld paths out of `git add`: the privacy patterns as git
  * globs, or, for patterns git cannot read, each withheld path git would add, listed first.
  */
-async function withheldSpecs(repo: Repo, { excludes, check }: Privacy): Promise<string[]> {
+async function withheldSpecs(repo: Repo, { excludes, check: checking }: Privacy): Promise<string[]> {
   if (excludes) return excludes;
+  const check = await checking;
   const listed = await repo.git.runBytes(['ls-files', '-z', '--others', '--modified', '--exclude-standard']);
   return splitBytes(listed, 0)
     .filter((field) => field.length > 0)
@@ -166,8 +193,10 @@ async function settleWithheldConflicts(
   repo: Repo,
   env: Record<string, string>,
   entries: IndexEntry[],
-  check: (file: string) => string | null,
+  checking: Promise<(file: string) => string | null>,
 ): Promise<void> {
+  if (!entries.some((e) => e.stage !== '0')) return;
+  const check = await checking;
   const stuck = entries.filter((e) => e.stage !== '0' && check(e.path) !== null);
   if (stuck.length === 0) return;
   const ours = new Map(stuck.filter((e) => e.stage === '2').map((e) => [e.path, e]));

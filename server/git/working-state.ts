@@ -18,9 +18,10 @@ export interface WorkingState {
 
 /**
  * One `git status --porcelain=v2`, run beside the capture's `git add` (it reads the same
- * files and writes nothing: optional locks are off for every git Involut runs).
+ * files and writes nothing: optional locks are off for every git Involut runs), on the
+ * paths given, or everywhere when none are.
  */
-export async function readWorkingState(repo: Repo): Promise<WorkingState> {
+export async function readWorkingState(repo: Repo, pathspecs: string[]): Promise<WorkingState> {
   const out = await repo.git.runBytes([
     'status',
     '--porcelain=v2',
@@ -28,6 +29,7 @@ export async function readWorkingState(repo: Repo): Promise<WorkingState> {
     '--untracked-files=all',
     '--ignore-submodules=none',
     '--no-renames',
+    ...(pathspecs.length ? ['--', ...pathspecs] : []),
   ]);
   const state: WorkingState = { changes: [], dirtySubmodules: [] };
   for (const field of splitBytes(out, 0)) {
