@@ -78,6 +78,12 @@ export const MaterialEntry = z.looseObject({
     .object({ reason: z.string() })
     .optional()
     .describe('A privacy-excluded file: listed with its status, its content never copied into `.review/`.'),
+  conflicted: z
+    .boolean()
+    .optional()
+    .describe(
+      'The path has a merge conflict in the index: the round shows its working copy, conflict markers and all.',
+    ),
   provenance: z
     .array(PathState)
     .optional()
@@ -122,6 +128,12 @@ export const Source = z.looseObject({
     .array(RoundCommit)
     .optional()
     .describe("The commits in the round's range (base..HEAD), oldest first, merges and empty ones included."),
+  warnings: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'What the round could not show as a change, one sentence each naming the path (a submodule with uncommitted work inside).',
+    ),
 });
 
 export const Material = z.looseObject({

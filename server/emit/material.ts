@@ -2,19 +2,20 @@ import { copyFile, link, mkdir, open, rename, rm, type FileHandle } from 'node:f
 import path from 'node:path';
 import type { MaterialEntry, Source, Status } from '../../schemas/material';
 import { generatedAttribute } from '../git/attributes';
-import { captureTree, forgetCapturedIndex } from '../git/capture';
+import { captureTree, forgetCapturedIndex, type Captured } from '../git/capture';
 import { diffTrees, liveOids, type RawChange } from '../git/diff';
 import { roundLog, type Commit, type RoundLog } from '../git/log';
 import { BlobReader, objectSizes } from '../git/objects';
 import type { Repo } from '../git/repo';
+import { submoduleWarning, type WorkingChange, type WorkingState } from '../git/working-state';
 import { assertReviewDirSafe, assertWritable, type ReviewDir } from '../review-dir';
 import { resolveBase, type Base, type BaseOptions } from './base';
 import { buildEntry, type EntryFacts } from './entry';
 import { isGenerated } from './generated';
-import { addProvenance, lookUpProvenance, type Provenance } from './provenance';
+import { addProvenance, addState, lookUpProvenance, type Provenance } from './provenance';
 import { excludeReview, reviewExcluded, reviewInCapture, TRACKED_WARNING } from './ignore';
 import { storedSizes } from './integrity';
-import { loadPrivacy, type PrivacyCheck } from './privacy';
+import { loadPrivacyRules, type PrivacyCheck } from './privacy';
 import { readKeep } from './config';
 import { describePruned, pruneRounds } from './prune';
 import {
@@ -72,11 +73,19 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
   const choose = async () => resolveBase(repo, options, await readBegin(review), await lastFinishedRound(review));
   let inCapture: ReturnType<typeof reviewInCapture> | null = null;
   const askInCapture = () => (inCapture ??= reviewInCapture(repo));
+  // Read before git add starts: no path it withholds may be handed to git add.
+  const privacy = loadPrivacyRules(repo.root);
+  privacy.catch(() => {}); // awaited below, on every path
   // Once git ignores .review/ (every round after a repository's first), git add starts first: it
   // writes a temporary index and objects no ref names, touches nothing in .review/, and the
   // checks below (of .review/ too) run meanwhile.
   const early = (await reviewExcluded(repo))
-    ? captureTree(repo, { reviewAdded: async () => (await askInCapture()).added, keepIndex: true })
+    ? captureTree(repo, {
+        reviewAdded: async () => (await askInCapture()).added,
+        keepIndex: true,
+        privacy,
+        readWorking: true,
+      })
     : null;
   early?.catch(() => {}); // awaited below, on every path
   if (!early) askInCapture().catch(() => {}); // awaited below
@@ -85,7 +94,7 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
   pinned.catch(() => {}); // awaited below
   const dropEarly = () =>
     early?.then(
-      (tree) => forgetCapturedIndex(repo, tree),
+      ({ tree }) => forgetCapturedIndex(repo, tree),
       () => {},
     );
   let withheld: PrivacyCheck;
@@ -95,7 +104,7 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
   try {
     review = await assertReviewDirSafe(repo.root);
     await assertWritable(review);
-    [withheld, base] = await Promise.all([loadPrivacy(repo.root), choose()]);
+    [withheld, base] = await Promise.all([privacy.then((rules) => rules.check), choose()]);
     unlock = await openReview(repo, review, (pid) => {
       waited = true;
       hooks.onWait?.(pid);
@@ -112,11 +121,17 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
     if ((await removeUnfinished(repo, review)) || waited) pinned = roundRefNumbers(repo);
     pinned.catch(() => {}); // awaited once the tree is captured
     const { added, tracked } = await askInCapture();
-    const capture = early ?? captureTree(repo, { reviewAdded: async () => added, keepIndex: true });
+    const capture =
+      early ?? captureTree(repo, { reviewAdded: async () => added, keepIndex: true, privacy, readWorking: true });
     // Where each change stands in git: two of its three lists need no tree, so they start now.
-    const provenance = lookUpProvenance(repo, base.oid, capture);
+    const provenance = lookUpProvenance(
+      repo,
+      base.commit,
+      capture.then((captured) => captured.tree),
+    );
     provenance.catch(() => {}); // awaited by writeMaterial, or dropped with the round
-    const tree = await capture;
+    const captured = await capture;
+    const { tree } = captured;
     const record: RoundRecord = { round: 0, tree, head: repo.head, base: base.oid, at: localIsoTime() };
     let pinnedHere = false;
     let cardsKept: string | null = null;
@@ -135,7 +150,7 @@ export async function emitRound(repo: Repo, options: BaseOptions, hooks: EmitHoo
     let summary: RoundSummary;
     try {
       const warnings = tracked ? [TRACKED_WARNING] : [];
-      const facts = { base, tree, round, cardsReady, warnings, withheld, commits, provenance };
+      const facts = { base, captured, round, cardsReady, warnings, withheld, commits, provenance };
       summary = await writeMaterial(repo, review, facts);
     } catch (error) {
       await cardsReady.catch(() => {}); // settles after the claim
@@ -173,7 +188,11 @@ export async function recordBegin(repo: Repo, hooks: EmitHooks = {}): Promise<Be
   await assertWritable(review);
   const unlock = await openReview(repo, review, (pid) => hooks.onWait?.(pid));
   try {
-    const tree = await captureTree(repo, { reviewAdded: async () => (await reviewInCapture(repo)).added });
+    const privacy = loadPrivacyRules(repo.root);
+    const { tree } = await captureTree(repo, {
+      reviewAdded: async () => (await reviewInCapture(repo)).added,
+      privacy,
+    });
     return await writeBegin(repo, review, { head: repo.head, tree });
   } finally {
     await unlock();
@@ -189,7 +208,7 @@ async function openReview(repo: Repo, review: ReviewDir, onWait: (pid: number) =
 
 interface RoundFacts {
   base: Base;
-  tree: string;
+  captured: Captured;
   /** The round's number, once its tree is pinned. */
   round: Promise<number>;
   /** Settles once the cards of the round before are kept: the material may then appear. */
@@ -213,8 +232,25 @@ const BATCH = 1 << 20;
 async function writeMaterial(
   repo: Repo,
   review: ReviewDir,
-  { base, tree, round, cardsReady, warnings, withheld, commits, provenance }: RoundFacts,
+  { base, captured, round, cardsReady, warnings, withheld, commits, provenance }: RoundFacts,
 ): Promise<RoundSummary> {
+  const { tree } = captured;
+  const conflicted = new Set(captured.conflicted);
+  // Withheld working copies the tree does not hold (git add never saw them): listed all the same.
+  const state: WorkingState = captured.working ?? { changes: [], dirtySubmodules: [] };
+  const hidden = provenance.then((states) => {
+    for (const sub of state.dirtySubmodules) warnings.push(submoduleWarning(sub));
+    const changes = state.changes.filter((change) => withheld(change.path) !== null);
+    // A withheld conflicted file keeps its own side in the tree (see captureTree); git status
+    // reports it as unmerged, not as a working change.
+    for (const file of conflicted)
+      if (withheld(file) !== null && !changes.some((c) => c.path === file))
+        changes.push({ path: file, kind: 'modified' });
+    for (const change of changes) addState(states, change.path, change.kind === 'untracked' ? 'untracked' : 'unstaged');
+    return changes;
+  });
+  hidden.catch(() => {}); // awaited with the head, below
+  const listed = new Set<string>();
   await mkdir(review.blobs, { recursive: true });
   const summary: RoundSummary = {
     round: 0,
@@ -242,9 +278,11 @@ async function writeMaterial(
     const sizes = round.then(() => storedSizes(repo, tree, changes, folders));
     sizes.catch(() => {}); // awaited in lookUpFacts
     const known = commits.then((log) => lookUpFacts(repo, changes, log.byPath, withheld, sizes));
-    [facts, states, batch] = await Promise.all([known, provenance, head]);
+    [facts, states, batch] = await Promise.all([known, provenance, head, hidden]);
   };
-  const head = Promise.all([round, commits]).then(([n, log]) => materialHead(repo, base, tree, n, log));
+  const head = Promise.all([round, commits, hidden]).then(([n, log]) =>
+    materialHead(repo, base, tree, n, log, warnings),
+  );
   for (const early of [head, round]) early.catch(() => {}); // awaited below
   let out: FileHandle | null = null;
   try {
@@ -255,11 +293,22 @@ async function writeMaterial(
     for await (const file of files) {
       const entry = await buildEntry(file, facts!, blobs);
       addProvenance(entry, file.change, states!);
+      if (conflicted.has(file.change.path)) markConflicted(entry);
+      if (entry.withheld) listed.add(entry.ref);
       batch += `${summary.files === 0 ? '' : ','}\n${entryText(entry)}`;
       count(summary, entry);
       if (batch.length < BATCH) continue;
       await writeAll(out, batch);
       batch = '';
+    }
+    for (const change of await hidden) {
+      if (listed.has(change.path)) continue;
+      const known = (facts as EntryFacts | null)?.commits ?? new Map<string, Commit[]>();
+      const file = path.join(repo.root, change.path);
+      const entry = await hiddenEntry(change, file, withheld(change.path)!, known, states ?? (new Map() as Provenance));
+      if (conflicted.has(change.path)) markConflicted(entry);
+      batch += `${summary.files === 0 ? '' : ','}\n${entryText(entry)}`;
+      count(summary, entry);
     }
     await writeAll(out, batch + (summary.files === 0 ? ']\n}\n' : '\n  ]\n}\n'));
     await out.close();
@@ -324,7 +373,14 @@ export async function lookUpFacts(
 }
 
 /** Everything of material.json before the entries, which are streamed in after it. */
-function materialHead(repo: Repo, base: Base, tree: string, round: number, { commits }: RoundLog): string {
+function materialHead(
+  repo: Repo,
+  base: Base,
+  tree: string,
+  round: number,
+  { commits }: RoundLog,
+  warnings: string[],
+): string {
   const source: Source = {
     kind: 'git',
     id: `${path.basename(repo.root)}@${repo.head ? repo.head.slice(0, 7) : 'no-commits'}`,
@@ -336,6 +392,7 @@ function materialHead(repo: Repo, base: Base, tree: string, round: number, { com
     tree,
     round,
     commits: commits.map(({ id, subject }) => ({ id, subject })),
+    ...(warnings.length ? { warnings } : {}),
   };
   // With milliseconds: a note written in the same second before this round must read as older than it.
   const head = JSON.stringify({ contract: 1, source, generated: localIsoTimeMs(), material: [] }, null, 2);
@@ -368,4 +425,56 @@ function count(summary: RoundSummary, entry: MaterialEntry): void {
   if (entry.binary) summary.binaries++;
   if (entry.generated) summary.generated++;
   if (entry.withheld) summary.withheld.push({ ref: entry.ref, reason: entry.withheld.reason });
+}
+
+/** The same round's own index held no stage for a conflicted path: it is labelled conflicted, not staged. */
+function markConflicted(entry: MaterialEntry): void {
+  entry.conflicted = true;
+  entry.provenance = entry.provenance?.filter((state) => state !== 'staged');
+}
+
+/**
+ * The entry of a withheld file whose working copy the tree does not hold: its status from
+ * git status, its reason, and no id of its content (git never hashed it), zeros as git
+ * prints for a working copy. Its size and whether it is binary (a NUL in its first 8,000
+ * bytes, git's own test) are read from the file, which nothing copies.
+ */
+async function hiddenEntry(
+  change: WorkingChange,
+  file: string,
+  reason: string,
+  commits: Map<string, Commit[]>,
+  states: Provenance,
+): Promise<MaterialEntry> {
+  let binary = false;
+  let bytes: number | null = null;
+  if (change.kind !== 'deleted') {
+    const handle = await open(file, 'r').catch(() => null);
+    if (handle) {
+      try {
+        const head = Buffer.alloc(8000);
+        const { bytesRead } = await handle.read(head, 0, head.length, 0);
+        binary = head.subarray(0, bytesRead).includes(0);
+        bytes = (await handle.stat()).size;
+      } finally {
+        await handle.close();
+      }
+    }
+  }
+  const status: Status = change.kind === 'untracked' ? 'added' : change.kind;
+  const provenance = ['committed', 'staged', 'unstaged', 'untracked'] as const;
+  const has = states.get(change.path) ?? new Set();
+  return {
+    ref: change.path,
+    status,
+    binary,
+    diff: null,
+    hash: '0'.repeat(12),
+    commits: [...new Map((commits.get(change.path) ?? []).map((c) => [c.id, c.subject])).values()],
+    bytes,
+    additions: null,
+    deletions: null,
+    withheld: { reason },
+    provenance: provenance.filter((state) => has.has(state)),
+  };
 }

@@ -15,7 +15,7 @@ import { runnable } from '../invocation';
 /** Answers kept per pair of rounds; a reader goes back and forth between a few at most. */
 const CACHED = 4;
 
-type Round = { round: number; tree: string };
+type Round = { round: number; tree: string; hidden?: MaterialEntry[] };
 
 /**
  * `GET /api/since-last`: what changed between the last round finished before the one in
@@ -56,6 +56,8 @@ async function answer(repo: Repo, from: Round, to: Round): Promise<string> {
     );
   }
   const material = await entriesBetween(repo, from.tree, to.tree);
+  const listed = new Set(material.map((e) => e.ref));
+  material.push(...(to.hidden ?? []).filter((e) => !listed.has(e.ref)));
   return JSON.stringify({ state: 'ok', data: { from: from.round, to: to.round, material } } satisfies SinceLast);
 }
 
@@ -85,7 +87,11 @@ async function roundsToCompare(context: AppContext): Promise<{ from: Round; to: 
     return {
       reason: `Round ${previous}'s tree is gone: its material.json names none and its ref ${roundRef(previous)} is deleted.`,
     };
-  return { from: { round: previous, tree: previousTree }, to: { round, tree } };
+  // Withheld working copies no tree holds (hash of zeros): listed as the round listed them.
+  const hidden = state.data.material
+    .filter((e) => e.withheld && /^0+$/.test(e.hash))
+    .map(({ lines: _lines, chars: _chars, ...e }) => ({ ...e, diff: null }));
+  return { from: { round: previous, tree: previousTree }, to: { round, tree, hidden } };
 }
 
 /** The tree `refs/involut/rounds/<n>` pins, for a kept material that records none. */

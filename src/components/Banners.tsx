@@ -44,6 +44,9 @@ export function Banners({ review }: { review: Review }) {
       text: `material.json is damaged; run \`${involut} rounds\` to capture the round again.`,
     });
   }
+  // What the round could not show as a change (a submodule with uncommitted work), by path.
+  if (material?.state === 'ok')
+    for (const text of material.data.source.warnings ?? []) banners.push({ tone: 'warn', text });
   if (freshness?.fresh === false && material?.state === 'ok') {
     banners.push({
       tone: 'info',

@@ -10,12 +10,21 @@ const STATE_TITLES: Record<PathState, string> = {
   untracked: 'A new file git does not track yet',
 };
 
+const CONFLICTED_TITLE = 'A merge conflict git has not resolved: shown as the working copy, markers and all';
+
 /** Where a file's change stands in git, as small labels; a change can stand in several places. */
 export function PathStates({ entry }: { entry: Entry }) {
-  if (!entry.provenance?.length) return null;
+  const states = entry.provenance ?? [];
+  if (!states.length && !entry.conflicted) return null;
+  const label = [...(entry.conflicted ? ['conflicted'] : []), ...states].join(', ');
   return (
-    <span className="inv-states" aria-label={`Change is ${entry.provenance.join(', ')}`}>
-      {entry.provenance.map((state) => (
+    <span className="inv-states" aria-label={`Change is ${label}`}>
+      {entry.conflicted && (
+        <span className="inv-state inv-state-conflicted" title={CONFLICTED_TITLE}>
+          conflicted
+        </span>
+      )}
+      {states.map((state) => (
         <span key={state} className={`inv-state inv-state-${state}`} title={STATE_TITLES[state]}>
           {state}
         </span>
