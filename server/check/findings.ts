@@ -133,6 +133,7 @@ export function checkReview({ cards, notes, material, raw, rounds }: CheckInput)
   }
   // Read card by card, in the file's order; the findings about no card (unclaimed files) come last.
   findings.push(...perCard.sort((a, b) => (a.position ?? 0) - (b.position ?? 0)));
+  findings.push(...(rounds?.missing ?? []).map(missingEarlier));
   if (changed)
     findings.push(
       ...unclaimed(
@@ -155,6 +156,22 @@ function earlier(finding: Finding, round: number): Finding {
     ? `the card is from round ${round}, and the code moved on since`
     : `the card is from round ${round}, and earlier cards are never edited`;
   return { ...rest, level: 'info', round, message: `${finding.message.replace(/\.$/, '')}: ${why}.` };
+}
+
+/**
+ * A card of an earlier round that cards.json no longer holds: the reader's answer to it and
+ * the note on it lose their card, so it is an error, put right from the round that kept it.
+ */
+function missingEarlier({ id, round }: { id: string; round: number }): Finding {
+  return {
+    level: 'error',
+    code: 'missing-earlier',
+    file: 'cards.json',
+    card: id,
+    round,
+    message: `The card "${id}" of round ${round} is no longer in cards.json; earlier cards are never renamed or deleted.`,
+    fix: `Put it back as it was, from .review/rounds/${round}/cards.json; to revise it, add a new card whose \`continues\` is "${id}".`,
+  };
 }
 
 /**

@@ -47,13 +47,17 @@ function findingLines(finding: Finding, repeated: Set<string | undefined>): stri
 
 /** The card's id; its place in the list too when it has no id or shares it; else the file. */
 function where({ card, position, file }: Finding, repeated: Set<string | undefined>): string {
-  if (position === undefined) return file;
+  if (position === undefined) return card ?? file;
   if (card === undefined) return `card ${position}`;
   return repeated.has(card) ? `${card} (card ${position})` : card;
 }
 
 function summary(errors: number, warnings: number, information: number): string {
-  const about = information > 0 ? ` (${information} about earlier cards, for information)` : '';
+  // Apart from the count, so it cannot be read as one of the warnings.
+  const about =
+    information > 0
+      ? `; and ${information === 1 ? '1 line' : `${information} lines`} of information about earlier cards, nothing to fix`
+      : '';
   if (errors + warnings === 0) return `cards.json is clean${about}`;
   return `${count(errors, 'error')}, ${count(warnings, 'warning')}${about}`;
 }
