@@ -175,19 +175,36 @@ export function toState<F extends ReviewFile>(file: F, read: SettledRead): State
   return (parsed.success ? { state: 'ok', data: parsed.data } : invalidSchema(parsed.error)) as StateOf[F];
 }
 
-/** One broken card never hides the others: the frame is checked, then each card on its own. */
+/**
+ * One broken card never hides the others: the frame is checked, then each card on its own.
+ * A card that repeats an earlier card's id is invalid too: a note on it would land on the
+ * first card's key, and the viewer could not tell the two apart.
+ */
 export function cardsState(value: unknown): CardsState {
   const frame = CardsFrame.safeParse(value);
   if (!frame.success) return invalidSchema(frame.error);
   const valid: Card[] = [];
   const invalid: InvalidCard[] = [];
+  const seen = new Map<string, number>();
   frame.data.cards.forEach((raw, index) => {
     const card = Card.safeParse(raw);
-    if (card.success) valid.push(card.data);
-    else invalid.push({ index, raw, issues: issuesOf(card.error) });
+    const first = card.success ? seen.get(card.data.id) : undefined;
+    if (card.success && first === undefined) {
+      seen.set(card.data.id, index);
+      valid.push(card.data);
+    } else if (card.success) {
+      invalid.push({ index, raw, issues: [repeatedId(card.data.id, first!)] });
+    } else invalid.push({ index, raw, issues: issuesOf(card.error) });
   });
   return { state: 'ok', data: { ...frame.data, cards: valid }, invalid };
 }
+
+/** The issue of a card whose id an earlier card (at `first`, from 0) already has. */
+export const repeatedId = (id: string, first: number): Issue => ({
+  path: ['id'],
+  message: `The id "${id}" is already the id of card ${first + 1}; each card needs an id of its own`,
+  code: 'duplicate-id',
+});
 
 export function issuesOf(error: z.ZodError): Issue[] {
   return error.issues.slice(0, MAX_ISSUES).map((issue) => ({

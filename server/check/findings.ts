@@ -105,7 +105,8 @@ export function checkReview({ cards, notes, material, raw, rounds }: CheckInput)
     const where = { id: idOf(invalid.raw), position: invalid.index + 1 };
     const salvaged = salvage(invalid.raw);
     if (salvaged) checked.push({ ...salvaged, where });
-    for (const issue of invalid.issues) {
+    // A repeated id is reported once, for every card that has it, by duplicateIds.
+    for (const issue of invalid.issues.filter((i) => i.code !== 'duplicate-id')) {
       perCard.push(
         err(
           'card-schema',

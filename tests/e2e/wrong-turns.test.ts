@@ -1,0 +1,94 @@
+/**
+ * The agent's wrong turns, seen where the reader reads: an earlier card renamed away (its
+ * note stays in sight, with its text, in Cards and in Raw), a repeated card id (listed as
+ * invalid, readable, with why), and an earlier card naming a file the round no longer
+ * changes (information, as `involut check` says it, not a red slip).
+ */
+import { spawnSync } from 'node:child_process';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { CLI, eventually, text, until } from '../helpers/browser';
+import { openViewer, removeLoopDirs, startAgent, type Viewer } from '../helpers/agent-loop';
+
+const LIMIT = {
+  id: 'c_1',
+  title: 'Limits come from one place',
+  intent: 'behavior',
+  minutes: 2,
+  refs: ['src/limit.ts'],
+};
+const OTHER = { id: 'c_other', title: 'The other file says b', intent: 'behavior', minutes: 1, refs: ['src/other.ts'] };
+const CARD_NOTE = 'Why one place and not a setting?';
+
+let viewer: Viewer | null = null;
+afterEach(async () => {
+  const errors = viewer?.errors ?? [];
+  await viewer?.close();
+  viewer = null;
+  expect(errors, 'uncaught errors in the page').toEqual([]);
+});
+afterAll(removeLoopDirs);
+
+const nav = (page: Page) => page.locator('nav[aria-label="Cards"]');
+const gone = (page: Page) => page.getByRole('region', { name: 'Notes on cards no longer in cards.json' });
+
+describe('the agent’s wrong turns', () => {
+  it('keeps a renamed card’s note in sight, lists a repeated id as invalid, and weighs earlier cards as check does', async () => {
+    const agent = startAgent({ 'src/limit.ts': 'export const LIMIT = 10;\n', 'src/other.ts': 'a\n' });
+    agent.begin();
+    agent.write('src/limit.ts', 'export const LIMIT = 30;\n');
+    agent.write('src/other.ts', 'b\n');
+    agent.rounds();
+    agent.writeCards({ contract: 1, cards: [LIMIT, OTHER] });
+    viewer = await openViewer(agent);
+    const { page, screenshot } = viewer;
+
+    await page.getByRole('textbox', { name: `Note on card ${LIMIT.title}`, exact: true }).pressSequentially(CARD_NOTE);
+    await until(agent.notes, (n) => n?.notes.c_1?.text === CARD_NOTE, 'the card note written');
+    expect(await gone(page).count()).toBe(0);
+
+    // Round 2: other.ts is back as it was; the agent rewrites cards.json, renaming c_1 and
+    // repeating c_other's id on a new card.
+    agent.write('src/limit.ts', 'export const LIMIT = 40;\n');
+    agent.write('src/other.ts', 'a\n');
+    agent.rounds();
+    const renamed = { ...LIMIT, id: 'c_limit', title: 'The limit is forty' };
+    const repeated = { ...OTHER, title: 'A second card with the same id', refs: ['src/limit.ts'] };
+    agent.writeCards({ contract: 1, cards: [renamed, OTHER, repeated] });
+
+    // The note on the renamed card is shown with its text, in a group of its own.
+    const box = gone(page).getByRole('textbox', { name: `Note on the card ${LIMIT.title}, no longer in cards.json` });
+    await eventually(() => box.inputValue()).toBe(CARD_NOTE);
+    expect(await text(gone(page))).toContain('(c_1), which cards.json no longer holds');
+
+    // The repeated id: the banner for invalid cards, and the card listed as invalid, with why.
+    await eventually(() => text(page.locator('.inv-banner'))).toContain('1 card does not match the contract');
+    await nav(page).getByRole('button', { name: '“c_other”' }).click();
+    const invalid = page.getByRole('article', { name: 'Invalid card “c_other”' });
+    expect(await text(invalid)).toContain('The id "c_other" is already the id of card 2');
+    expect(await text(invalid)).toContain('A second card with the same id');
+    expect(await page.locator('nav[aria-label="Cards"] [aria-current="true"]').count()).toBe(1);
+
+    // The earlier card names a file this round does not change: information, not a red slip.
+    await nav(page).getByRole('button', { name: OTHER.title }).click();
+    const dangling = page.locator('.inv-card .inv-dangling');
+    await eventually(() => text(dangling)).toContain('For information');
+    expect(await text(dangling)).toContain('The card is from round 1, and the code moved on since.');
+    expect(await dangling.evaluate((el) => el.classList.contains('inv-dangling-earlier'))).toBe(true);
+    // check says the same, with the same weight (it exits 1 on the renamed card and the repeated id).
+    const checked = spawnSync(process.execPath, [CLI, 'check', '--json', '--repo', agent.dir], { encoding: 'utf8' });
+    const check = JSON.parse(checked.stdout) as { findings: Array<{ level: string; code: string; card?: string }> };
+    expect(check.findings.filter((f) => f.level === 'error').map((f) => [f.code, f.card])).toEqual([
+      ['duplicate-id', 'c_other'],
+      ['missing-earlier', 'c_1'],
+    ]);
+    expect(check.findings.filter((f) => f.card === 'c_other' && f.code === 'unknown-ref')).toEqual([
+      expect.objectContaining({ level: 'info' }),
+    ]);
+    await screenshot('wrong-turns-cards');
+
+    // In Raw too.
+    await page.getByRole('button', { name: 'Raw', exact: true }).click();
+    await eventually(() => box.inputValue()).toBe(CARD_NOTE);
+  });
+});
