@@ -17,7 +17,7 @@ import { parseNotes } from '../schemas/notes';
 import { jsonErrorOffset } from './json-position';
 import { MaterialIndex, statSignature } from './material-index';
 import { readMaterial } from './material-read';
-import { assertNoLinks, type ReviewDir } from './review-dir';
+import { assertNoLinks, writeFileAtomic, type ReviewDir } from './review-dir';
 
 /** What a read of one review file found: its state and a hash of its bytes (null when missing). */
 export interface Snapshot<S> {
@@ -117,8 +117,10 @@ export class ReviewFiles {
     path: string,
   ): Promise<{ snapshot: Snapshot<unknown>; after: string | null }> {
     const read = await readSettled(path, this.settle);
+    const state = toState(file, read);
+    if (file === 'notes' && state.state === 'ok' && read.bytes) await keepLastGoodNotes(this.review, read.bytes);
     return {
-      snapshot: { state: toState(file, read), hash: read.bytes ? sha256(read.bytes) : null },
+      snapshot: { state, hash: read.bytes ? sha256(read.bytes) : null },
       after: await signature(path),
     };
   }
@@ -165,6 +167,17 @@ export class ReviewFiles {
     if (state.state !== 'ok' || !index) return null;
     return { tree: state.data.source.tree ?? null, byRef: index.byRef };
   }
+}
+
+/**
+ * Keeps a valid notes.json as `.review/notes.last-good.json` when it differs from the copy
+ * kept: if notes.json breaks (an editor, a bad merge), the reader has a whole copy to put
+ * back. The copy is only a spare: failing to write it leaves notes.json and its read alone.
+ */
+async function keepLastGoodNotes(review: ReviewDir, bytes: Buffer): Promise<void> {
+  const kept = await readBytes(review.notesLastGood).catch(() => null);
+  if (kept !== null && kept.equals(bytes)) return;
+  await writeFileAtomic(review.notesLastGood, bytes).catch(() => {});
 }
 
 export function toState<F extends ReviewFile>(file: F, read: SettledRead): StateOf[F] {

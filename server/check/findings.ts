@@ -7,6 +7,7 @@ import { placeMarks } from '../../src/model/marks';
 import { describeIssue, fixForCardField, fixForFrameField } from './issues';
 import { TOO_DEEP } from '../review-files';
 import type { CardRounds } from '../round-cards';
+import { notesRepair } from '../notes-repair';
 
 /** One thing `involut check` found: where, what, and how to fix it. */
 export interface Finding {
@@ -39,17 +40,18 @@ export interface CheckInput {
   raw: { cards: unknown; notes: unknown };
   /** The round each card comes from (`cardRounds`); without it every card counts as new. */
   rounds?: CardRounds;
+  /** Whether `.review/notes.last-good.json` is there to put back over a broken notes.json. */
+  notesCopy?: boolean;
 }
 
 const ROUNDS_FIX = 'Run `involut rounds` to capture the round into .review/material.json.';
-const NOTES_FIX = 'Only the viewer writes notes.json, so restore it from the viewer or move it away to start over.';
 
 /**
  * Checks cards.json (and notes.json) against the contract and against the material.
  * Pure: the caller reads the files and decides what the findings mean for the exit code.
  */
-export function checkReview({ cards, notes, material, raw, rounds }: CheckInput): Finding[] {
-  const findings: Finding[] = [...checkNotes(notes, raw.notes)];
+export function checkReview({ cards, notes, material, raw, rounds, notesCopy = false }: CheckInput): Finding[] {
+  const findings: Finding[] = [...checkNotes(notes, raw.notes, `${capitalize(notesRepair(notesCopy))}.`)];
   const changed = material.state === 'ok' ? material.data : null;
   if (material.state !== 'ok') findings.push(materialSkipped(material));
   if (cards.state === 'missing') {
@@ -344,7 +346,7 @@ function unclaimed(material: Material, cards: Card[]): Finding[] {
   return [warn('unclaimed', `${files} on no card: ${list}.`, "Name every changed file in at least one card's `refs`.")];
 }
 
-function checkNotes(notes: NotesState, value: unknown): Finding[] {
+function checkNotes(notes: NotesState, value: unknown, NOTES_FIX: string): Finding[] {
   if (notes.state === 'invalid-json') {
     if (notes.message === TOO_DEEP)
       return [

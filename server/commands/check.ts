@@ -2,6 +2,7 @@ import { checkReview, type Finding } from '../check/findings';
 import { notesLockedFindings } from '../check/notes-locked';
 import type { Output } from '../output';
 import { runnable } from '../invocation';
+import { hasNotesCopy } from '../notes-repair';
 import { readReview } from '../read-review';
 import { cardIdsIn, cardRounds } from '../round-cards';
 
@@ -24,7 +25,15 @@ export async function check(flags: CheckFlags, out: Output): Promise<number> {
     review,
     cardIdsIn(raw.cards).map((id) => ({ id })),
   );
-  const found = checkReview({ cards, notes, material, raw: { cards: raw.cards, notes: raw.notes }, rounds });
+  const notesCopy = notes.state === 'ok' || notes.state === 'missing' ? false : await hasNotesCopy(review);
+  const found = checkReview({
+    cards,
+    notes,
+    material,
+    raw: { cards: raw.cards, notes: raw.notes },
+    rounds,
+    notesCopy,
+  });
   // The fixes are Involut's own sentences: the commands they name are made ones that run here.
   const findings = found.map((f) => (f.fix === undefined ? f : { ...f, fix: runnable(f.fix) }));
   findings.push(...(await notesLockedFindings(review)));

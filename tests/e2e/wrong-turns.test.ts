@@ -1,10 +1,13 @@
 /**
  * The agent's wrong turns, seen where the reader reads: an earlier card renamed away (its
  * note stays in sight, with its text, in Cards and in Raw), a repeated card id (listed as
- * invalid, readable, with why), and an earlier card naming a file the round no longer
- * changes (information, as `involut check` says it, not a red slip).
+ * invalid, readable, with why), an earlier card naming a file the round no longer
+ * changes (information, as `involut check` says it, not a red slip), and a notes.json
+ * broken by hand (a banner with where, the last good notes kept, typing kept as a draft).
  */
 import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CLI, eventually, text, until } from '../helpers/browser';
@@ -90,5 +93,48 @@ describe('the agent’s wrong turns', () => {
     // In Raw too.
     await page.getByRole('button', { name: 'Raw', exact: true }).click();
     await eventually(() => box.inputValue()).toBe(CARD_NOTE);
+    await page.getByRole('button', { name: 'Cards', exact: true }).click();
+
+    // notes.json broken by hand: a banner with line and column, the last good notes still shown.
+    const notesFile = path.join(agent.dir, '.review', 'notes.json');
+    const good = readFileSync(notesFile, 'utf8');
+    const lastGood = path.join(agent.dir, '.review', 'notes.last-good.json');
+    await eventually(() => (existsSync(lastGood) ? readFileSync(lastGood, 'utf8') : null)).toBe(good);
+    const broken = good.replace(/\}\s*$/, '');
+    writeFileSync(notesFile, broken);
+    const lines = broken.split('\n');
+    const banner = page.locator('.inv-banner-error');
+    await eventually(() => text(banner)).toContain(
+      `.review/notes.json does not parse at line ${lines.length}, column ${lines.at(-1)!.length + 1}`,
+    );
+    expect(await text(banner)).toContain('cp .review/notes.last-good.json .review/notes.json');
+    expect(await box.inputValue()).toBe(CARD_NOTE);
+    const checkedNotes = spawnSync(process.execPath, [CLI, 'check', '--json', '--repo', agent.dir], {
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(checkedNotes.stdout).findings).toContainEqual(
+      expect.objectContaining({
+        code: 'notes-not-json',
+        fix: expect.stringContaining('cp .review/notes.last-good.json'),
+      }),
+    );
+
+    // Typing into a note box meanwhile never fires a shortcut (r is Raw, j the next card);
+    // the text is kept and saved once the file is put back.
+    await nav(page).getByRole('button', { name: renamed.title }).click();
+    const limitBox = page.getByRole('textbox', { name: `Note on card ${renamed.title}`, exact: true });
+    await limitBox.click();
+    await page.keyboard.type('rj keep this');
+    expect(await limitBox.inputValue()).toBe('rj keep this');
+    expect(await page.getByRole('button', { name: 'Cards', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    expect(readFileSync(notesFile, 'utf8')).toBe(broken);
+    copyFileSync(path.join(agent.dir, '.review', 'notes.last-good.json'), notesFile);
+    await until(
+      agent.notes,
+      (n) => n?.notes.c_limit?.text === 'rj keep this',
+      'the draft saved once notes.json is back',
+    );
+    expect(agent.notes()?.notes.c_1?.text).toBe(CARD_NOTE);
+    await eventually(() => banner.count()).toBe(0);
   });
 });
