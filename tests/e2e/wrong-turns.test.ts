@@ -57,7 +57,16 @@ describe('the agent’s wrong turns', () => {
     agent.rounds();
     const renamed = { ...LIMIT, id: 'c_limit', title: 'The limit is forty' };
     const repeated = { ...OTHER, title: 'A second card with the same id', refs: ['src/limit.ts'] };
-    agent.writeCards({ contract: 1, cards: [renamed, OTHER, repeated] });
+    const big = {
+      id: 'c_table',
+      title: 'A thousand limits',
+      intent: 'behavior',
+      minutes: 1,
+      refs: ['src/limit.ts'],
+      render: 'table',
+      payload: { table: { columns: ['n', 'limit'], rows: Array.from({ length: 1000 }, (_, i) => [i, i * 2]) } },
+    };
+    agent.writeCards({ contract: 1, cards: [renamed, OTHER, repeated, big] });
 
     // The note on the renamed card is shown with its text, in a group of its own.
     const box = gone(page).getByRole('textbox', { name: `Note on the card ${LIMIT.title}, no longer in cards.json` });
@@ -89,6 +98,14 @@ describe('the agent’s wrong turns', () => {
       expect.objectContaining({ level: 'info' }),
     ]);
     await screenshot('wrong-turns-cards');
+
+    // A big table is drawn in pieces, with a count of what is not drawn yet.
+    await nav(page).getByRole('button', { name: big.title }).click();
+    const rows = page.locator('.inv-table-grid tbody tr');
+    await eventually(() => rows.count()).toBe(200);
+    expect(await text(page.locator('.inv-show-more'))).toContain('200 of 1,000 shown, 800 not drawn yet');
+    await page.getByRole('button', { name: 'Show 200 more rows' }).click();
+    await eventually(() => rows.count()).toBe(400);
 
     // In Raw too.
     await page.getByRole('button', { name: 'Raw', exact: true }).click();
