@@ -206,6 +206,9 @@ function salvage(raw: unknown): { card: Card; broken: Set<string> } | null {
   return { card: card as Card, broken };
 }
 
+/** The JSON size above which a card is too big to read quickly (README and skill say it). */
+export const CARD_SIZE_LIMIT = 512 * 1024;
+
 /** What a card is checked against: every card id, the note keys and the changed files (null: not readable). */
 interface Known {
   ids: Set<string>;
@@ -284,6 +287,17 @@ function checkCard(card: Card, where: CardAt, { ids, notes, entries }: Known, br
         'no-minutes',
         'The card does not say how many minutes it takes to understand.',
         'Set `minutes` to the time a careful reader needs, overestimated slightly.',
+        where,
+      ),
+    );
+  }
+  const size = Buffer.byteLength(JSON.stringify(card));
+  if (size > CARD_SIZE_LIMIT) {
+    found.push(
+      warn(
+        'card-size',
+        `The card is ${Math.round(size / 1024).toLocaleString('en')} KiB of JSON, over the ${CARD_SIZE_LIMIT / 1024} KiB a card should hold, so the viewer is slow to open it.`,
+        'Split the card, or draw a sample and name the file that holds the whole data in `why`.',
         where,
       ),
     );

@@ -107,5 +107,11 @@ describe('involut check and the cards of earlier rounds', () => {
     expect(text.stdout.trimEnd().split('\n').at(-1)).toBe(
       '0 errors, 1 warning; and 1 line of information about earlier cards, nothing to fix',
     );
+    // A card too big to open quickly: a warning, per card, with the fix.
+    const rows = Array.from({ length: 40_000 }, (_, i) => [i, `limit ${i}`]);
+    await writeCards(dir, [first, card('c_2', { render: 'table', payload: { table: { columns: ['n', 'v'], rows } } })]);
+    const big = (await checkJson(dir)).findings.find((f) => f.code === 'card-size');
+    expect(big).toMatchObject({ level: 'warning', card: 'c_2', fix: expect.stringContaining('Split the card') });
+    expect(big!.message).toContain('over the 512 KiB a card should hold');
   });
 });
