@@ -25,6 +25,8 @@ export interface ReviewDir {
   blobs: string;
   /** Emitter-owned: the base recorded by `involut rounds --begin`. */
   begin: string;
+  /** The last valid notes.json the server read, to put back when notes.json breaks. */
+  notesLastGood: string;
 }
 
 export function reviewDir(root: string): ReviewDir {
@@ -36,6 +38,7 @@ export function reviewDir(root: string): ReviewDir {
     notes: path.join(dir, 'notes.json'),
     blobs: path.join(dir, 'blobs'),
     begin: path.join(dir, 'begin.json'),
+    notesLastGood: path.join(dir, 'notes.last-good.json'),
   };
 }
 

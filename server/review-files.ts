@@ -17,7 +17,7 @@ import { parseNotes } from '../schemas/notes';
 import { jsonErrorOffset } from './json-position';
 import { MaterialIndex, statSignature } from './material-index';
 import { readMaterial } from './material-read';
-import { assertNoLinks, type ReviewDir } from './review-dir';
+import { assertNoLinks, writeFileAtomic, type ReviewDir } from './review-dir';
 
 /** What a read of one review file found: its state and a hash of its bytes (null when missing). */
 export interface Snapshot<S> {
@@ -124,8 +124,10 @@ export class ReviewFiles {
     path: string,
   ): Promise<{ snapshot: Snapshot<unknown>; after: string | null }> {
     const read = await readSettled(path, this.settle);
+    const state = toState(file, read);
+    if (file === 'notes' && state.state === 'ok' && read.bytes) await keepLastGoodNotes(this.review, read.bytes);
     return {
-      snapshot: { state: toState(file, read), hash: read.bytes ? sha256(read.bytes) : null },
+      snapshot: { state, hash: read.bytes ? sha256(read.bytes) : null },
       after: await signature(path),
     };
   }
@@ -174,6 +176,17 @@ export class ReviewFiles {
   }
 }
 
+/**
+ * Keeps a valid notes.json as `.review/notes.last-good.json` when it differs from the copy
+ * kept: if notes.json breaks (an editor, a bad merge), the reader has a whole copy to put
+ * back. The copy is only a spare: failing to write it leaves notes.json and its read alone.
+ */
+async function keepLastGoodNotes(review: ReviewDir, bytes: Buffer): Promise<void> {
+  const kept = await readBytes(review.notesLastGood).catch(() => null);
+  if (kept !== null && kept.equals(bytes)) return;
+  await writeFileAtomic(review.notesLastGood, bytes).catch(() => {});
+}
+
 export function toState<F extends ReviewFile>(file: F, read: SettledRead): StateOf[F] {
   if (read.bytes === null) return { state: 'missing' } as StateOf[F];
   if ('error' in read) return read.error as StateOf[F];
@@ -182,19 +195,36 @@ export function toState<F extends ReviewFile>(file: F, read: SettledRead): State
   return (parsed.success ? { state: 'ok', data: parsed.data } : invalidSchema(parsed.error)) as StateOf[F];
 }
 
-/** One broken card never hides the others: the frame is checked, then each card on its own. */
+/**
+ * One broken card never hides the others: the frame is checked, then each card on its own.
+ * A card that repeats an earlier card's id is invalid too: a note on it would land on the
+ * first card's key, and the viewer could not tell the two apart.
+ */
 export function cardsState(value: unknown): CardsState {
   const frame = CardsFrame.safeParse(value);
   if (!frame.success) return invalidSchema(frame.error);
   const valid: Card[] = [];
   const invalid: InvalidCard[] = [];
+  const seen = new Map<string, number>();
   frame.data.cards.forEach((raw, index) => {
     const card = Card.safeParse(raw);
-    if (card.success) valid.push(card.data);
-    else invalid.push({ index, raw, issues: issuesOf(card.error) });
+    const first = card.success ? seen.get(card.data.id) : undefined;
+    if (card.success && first === undefined) {
+      seen.set(card.data.id, index);
+      valid.push(card.data);
+    } else if (card.success) {
+      invalid.push({ index, raw, issues: [repeatedId(card.data.id, first!)] });
+    } else invalid.push({ index, raw, issues: issuesOf(card.error) });
   });
   return { state: 'ok', data: { ...frame.data, cards: valid }, invalid };
 }
+
+/** The issue of a card whose id an earlier card (at `first`, from 0) already has. */
+export const repeatedId = (id: string, first: number): Issue => ({
+  path: ['id'],
+  message: `The id "${id}" is already the id of card ${first + 1}; each card needs an id of its own`,
+  code: 'duplicate-id',
+});
 
 export function issuesOf(error: z.ZodError): Issue[] {
   return error.issues.slice(0, MAX_ISSUES).map((issue) => ({

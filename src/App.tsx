@@ -115,8 +115,12 @@ function Round({
 
   const good = review.lastGoodCards;
   const cards = good?.data.cards ?? NO_CARDS;
-  const invalid = good?.invalid ?? [];
+  const invalid = useMemo(() => good?.invalid ?? [], [good]);
   const hasCards = cards.length > 0 || invalid.length > 0;
+  const cardIds = useMemo(
+    () => new Set([...cards.map((c) => c.id), ...invalid.flatMap((c) => rawId(c.raw))]),
+    [cards, invalid],
+  );
   // Where the URL says the reader was (a reload, a copied link): read once, then kept in the URL.
   const [initial] = useState(() => startAt(parsePlace(window.location.hash)));
   // Until the reader picks a mode, cards open when there are any, Raw otherwise (also while cards.json is missing or broken).
@@ -254,6 +258,7 @@ function Round({
                 invalid={invalid}
                 request={good?.data.request}
                 coverage={coverage}
+                cardIds={cardIds}
                 fits={fits}
                 context={context}
                 reading={reading}
@@ -263,6 +268,7 @@ function Round({
               <RawMode
                 entries={entries}
                 cards={cards}
+                cardIds={cardIds}
                 context={context}
                 current={currentFile}
                 onOpen={setCurrentFile}
@@ -309,4 +315,10 @@ function startAt(place: Place): Place {
   if (place.file) revealTarget(place.file, place.line);
   else clearTarget();
   return place;
+}
+
+/** The id an invalid card was given, when it is a string: a note on it stays on it. */
+function rawId(raw: unknown): string[] {
+  const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? [id] : [];
 }

@@ -7,6 +7,7 @@ import { placeMarks } from '../../src/model/marks';
 import { describeIssue, fixForCardField, fixForFrameField } from './issues';
 import { TOO_DEEP } from '../review-files';
 import type { CardRounds } from '../round-cards';
+import { notesRepair } from '../notes-repair';
 
 /** One thing `involut check` found: where, what, and how to fix it. */
 export interface Finding {
@@ -39,17 +40,18 @@ export interface CheckInput {
   raw: { cards: unknown; notes: unknown };
   /** The round each card comes from (`cardRounds`); without it every card counts as new. */
   rounds?: CardRounds;
+  /** Whether `.review/notes.last-good.json` is there to put back over a broken notes.json. */
+  notesCopy?: boolean;
 }
 
 const ROUNDS_FIX = 'Run `involut rounds` to capture the round into .review/material.json.';
-const NOTES_FIX = 'Only the viewer writes notes.json, so restore it from the viewer or move it away to start over.';
 
 /**
  * Checks cards.json (and notes.json) against the contract and against the material.
  * Pure: the caller reads the files and decides what the findings mean for the exit code.
  */
-export function checkReview({ cards, notes, material, raw, rounds }: CheckInput): Finding[] {
-  const findings: Finding[] = [...checkNotes(notes, raw.notes)];
+export function checkReview({ cards, notes, material, raw, rounds, notesCopy = false }: CheckInput): Finding[] {
+  const findings: Finding[] = [...checkNotes(notes, raw.notes, `${capitalize(notesRepair(notesCopy))}.`)];
   const changed = material.state === 'ok' ? material.data : null;
   if (material.state !== 'ok') findings.push(materialSkipped(material));
   if (cards.state === 'missing') {
@@ -105,7 +107,8 @@ export function checkReview({ cards, notes, material, raw, rounds }: CheckInput)
     const where = { id: idOf(invalid.raw), position: invalid.index + 1 };
     const salvaged = salvage(invalid.raw);
     if (salvaged) checked.push({ ...salvaged, where });
-    for (const issue of invalid.issues) {
+    // A repeated id is reported once, for every card that has it, by duplicateIds.
+    for (const issue of invalid.issues.filter((i) => i.code !== 'duplicate-id')) {
       perCard.push(
         err(
           'card-schema',
@@ -133,6 +136,7 @@ export function checkReview({ cards, notes, material, raw, rounds }: CheckInput)
   }
   // Read card by card, in the file's order; the findings about no card (unclaimed files) come last.
   findings.push(...perCard.sort((a, b) => (a.position ?? 0) - (b.position ?? 0)));
+  findings.push(...(rounds?.missing ?? []).map(missingEarlier));
   if (changed)
     findings.push(
       ...unclaimed(
@@ -155,6 +159,22 @@ function earlier(finding: Finding, round: number): Finding {
     ? `the card is from round ${round}, and the code moved on since`
     : `the card is from round ${round}, and earlier cards are never edited`;
   return { ...rest, level: 'info', round, message: `${finding.message.replace(/\.$/, '')}: ${why}.` };
+}
+
+/**
+ * A card of an earlier round that cards.json no longer holds: the reader's answer to it and
+ * the note on it lose their card, so it is an error, put right from the round that kept it.
+ */
+function missingEarlier({ id, round }: { id: string; round: number }): Finding {
+  return {
+    level: 'error',
+    code: 'missing-earlier',
+    file: 'cards.json',
+    card: id,
+    round,
+    message: `The card "${id}" of round ${round} is no longer in cards.json; earlier cards are never renamed or deleted.`,
+    fix: `Put it back as it was, from .review/rounds/${round}/cards.json; to revise it, add a new card whose \`continues\` is "${id}".`,
+  };
 }
 
 /**
@@ -185,6 +205,9 @@ function salvage(raw: unknown): { card: Card; broken: Set<string> } | null {
   }
   return { card: card as Card, broken };
 }
+
+/** The JSON size above which a card is too big to read quickly (README and skill say it). */
+export const CARD_SIZE_LIMIT = 512 * 1024;
 
 /** What a card is checked against: every card id, the note keys and the changed files (null: not readable). */
 interface Known {
@@ -268,6 +291,17 @@ function checkCard(card: Card, where: CardAt, { ids, notes, entries }: Known, br
       ),
     );
   }
+  const size = Buffer.byteLength(JSON.stringify(card));
+  if (size > CARD_SIZE_LIMIT) {
+    found.push(
+      warn(
+        'card-size',
+        `The card is ${Math.round(size / 1024).toLocaleString('en')} KiB of JSON, over the ${CARD_SIZE_LIMIT / 1024} KiB a card should hold, so the viewer is slow to open it.`,
+        'Split the card, or draw a sample and name the file that holds the whole data in `why`.',
+        where,
+      ),
+    );
+  }
   const named = entries ? card.refs.flatMap((ref) => entries.get(ref) ?? []) : [];
   found.push(...cardProblems(card, named).map((problem) => shownProblem(problem, card, where)));
   for (const key of notes ? (card.addresses ?? []).filter((k) => !notes.has(k)) : []) {
@@ -326,7 +360,7 @@ function unclaimed(material: Material, cards: Card[]): Finding[] {
   return [warn('unclaimed', `${files} on no card: ${list}.`, "Name every changed file in at least one card's `refs`.")];
 }
 
-function checkNotes(notes: NotesState, value: unknown): Finding[] {
+function checkNotes(notes: NotesState, value: unknown, NOTES_FIX: string): Finding[] {
   if (notes.state === 'invalid-json') {
     if (notes.message === TOO_DEEP)
       return [

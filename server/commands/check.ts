@@ -2,6 +2,7 @@ import { checkReview, type Finding } from '../check/findings';
 import { notesLockedFindings } from '../check/notes-locked';
 import type { Output } from '../output';
 import { runnable } from '../invocation';
+import { hasNotesCopy } from '../notes-repair';
 import { readReview } from '../read-review';
 import { cardIdsIn, cardRounds } from '../round-cards';
 
@@ -24,7 +25,15 @@ export async function check(flags: CheckFlags, out: Output): Promise<number> {
     review,
     cardIdsIn(raw.cards).map((id) => ({ id })),
   );
-  const found = checkReview({ cards, notes, material, raw: { cards: raw.cards, notes: raw.notes }, rounds });
+  const notesCopy = notes.state === 'ok' || notes.state === 'missing' ? false : await hasNotesCopy(review);
+  const found = checkReview({
+    cards,
+    notes,
+    material,
+    raw: { cards: raw.cards, notes: raw.notes },
+    rounds,
+    notesCopy,
+  });
   // The fixes are Involut's own sentences: the commands they name are made ones that run here.
   const findings = found.map((f) => (f.fix === undefined ? f : { ...f, fix: runnable(f.fix) }));
   findings.push(...(await notesLockedFindings(review)));
@@ -47,13 +56,17 @@ function findingLines(finding: Finding, repeated: Set<string | undefined>): stri
 
 /** The card's id; its place in the list too when it has no id or shares it; else the file. */
 function where({ card, position, file }: Finding, repeated: Set<string | undefined>): string {
-  if (position === undefined) return file;
+  if (position === undefined) return card ?? file;
   if (card === undefined) return `card ${position}`;
   return repeated.has(card) ? `${card} (card ${position})` : card;
 }
 
 function summary(errors: number, warnings: number, information: number): string {
-  const about = information > 0 ? ` (${information} about earlier cards, for information)` : '';
+  // Apart from the count, so it cannot be read as one of the warnings.
+  const about =
+    information > 0
+      ? `; and ${information === 1 ? '1 line' : `${information} lines`} of information about earlier cards, nothing to fix`
+      : '';
   if (errors + warnings === 0) return `cards.json is clean${about}`;
   return `${count(errors, 'error')}, ${count(warnings, 'warning')}${about}`;
 }

@@ -5,6 +5,7 @@ import { noteThreads, type NoteState } from '../../src/model/threads';
 import { InvolutError } from '../errors';
 import type { Output } from '../output';
 import { runnable } from '../invocation';
+import { hasNotesCopy, notesRepair } from '../notes-repair';
 import { readReview } from '../read-review';
 import { namedShape } from '../review-files';
 import { findRunningServer } from '../running-servers';
@@ -32,7 +33,7 @@ export async function notes(flags: NotesFlags, out: Output): Promise<void> {
     const where = state.line === null ? '' : ` at line ${state.line}, column ${state.column}`;
     throw new InvolutError(
       'bad-notes',
-      `.review/notes.json is not valid JSON${where}${namedShape(state.message)}; restore it from the viewer, or move it away to start over.`,
+      `.review/notes.json is not valid JSON${where}${namedShape(state.message)}; ${notesRepair(await hasNotesCopy(read.review))}.`,
     );
   }
   if (state.state === 'invalid-schema') {

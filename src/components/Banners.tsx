@@ -38,6 +38,17 @@ export function Banners({ review }: { review: Review }) {
       text: `${cards.invalid.length} ${cards.invalid.length === 1 ? 'card does' : 'cards do'} not match the contract; ${cards.invalid.length === 1 ? 'it is' : 'they are'} listed as invalid, every other card is shown.`,
     });
   }
+  const { notes } = review;
+  if (notes?.state === 'invalid-json' || notes?.state === 'invalid-schema') {
+    const what =
+      notes.state === 'invalid-json'
+        ? `does not parse${notes.line ? ` at line ${notes.line}, column ${notes.column}` : ''} (${notes.message})`
+        : `does not match the contract${notes.issues[0] ? ` (${notes.issues[0].path.join('.') || 'top level'}: ${notes.issues[0].message})` : ''}`;
+    banners.push({
+      tone: 'error',
+      text: `.review/notes.json ${what}. The notes shown are the last good ones, read-only; what you type is kept as a draft and saved once the file is fixed. Fix it by hand, or put back the last good copy: \`cp .review/notes.last-good.json .review/notes.json\` (a note written after that copy is lost: keep its text first).`,
+    });
+  }
   if (material?.state === 'invalid-json' || material?.state === 'invalid-schema') {
     banners.push({
       tone: 'error',

@@ -71,12 +71,7 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
       <Thread card={card} continuedBy={continuedBy} context={context} />
       <CardAddresses keys={card.addresses ?? []} notes={notes.notes} />
       {detail === 'folded' && <FoldedSummary card={card} files={refs.length} onOpen={() => onDetail('summary')} />}
-      {dangling.length > 0 && (
-        <p className="inv-dangling" role="note">
-          Names {dangling.length === 1 ? 'a file that is' : 'files that are'} not in this round:{' '}
-          {dangling.map((r) => `“${r}”`).join(', ')}.
-        </p>
-      )}
+      {dangling.length > 0 && <Dangling refs={dangling} from={earlierRound(card.id, context.origins)} />}
       {detail !== 'folded' && (
         <>
           <CardFields card={card} />
@@ -133,6 +128,30 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
         </button>
       )}
     </article>
+  );
+}
+
+/** The round a card of an earlier round comes from; undefined for a card new in this one, or when it cannot be told. */
+function earlierRound(id: string, origins: CardOrigins | null): number | undefined {
+  const from = origins?.roundOf(id);
+  return origins && from !== undefined && from < origins.round ? from : undefined;
+}
+
+/**
+ * The refs a card names that this round does not change. On a new card it is the agent's
+ * slip (red, as check warns); on an earlier card, which is never edited, the code moved on:
+ * information, as check says it.
+ */
+function Dangling({ refs, from }: { refs: string[]; from: number | undefined }) {
+  const names = `${refs.length === 1 ? 'a file that is' : 'files that are'} not in this round: ${refs.map((r) => `“${r}”`).join(', ')}`;
+  return from === undefined ? (
+    <p className="inv-dangling" role="note">
+      Names {names}.
+    </p>
+  ) : (
+    <p className="inv-dangling inv-dangling-earlier" role="note">
+      For information: names {names}. The card is from round {from}, and the code moved on since.
+    </p>
   );
 }
 

@@ -6,6 +6,7 @@ import { usePreloadRenders } from '../renders/useRender';
 import type { useReading } from '../state/useReading';
 import { CardView, type CardContext } from './CardView';
 import { InvalidCardView } from './InvalidCardView';
+import { NotesOnGoneCards } from './NotesElsewhere';
 import { Sidebar, UNCLAIMED, invalidId } from './Sidebar';
 import { MAIN_ID } from './SkipLink';
 
@@ -14,6 +15,8 @@ interface Props {
   invalid: InvalidCard[];
   request: string | null | undefined;
   coverage: Coverage;
+  /** The id of every card in cards.json, valid or not: a card note on any other is shown apart. */
+  cardIds: ReadonlySet<string>;
   fits: Set<string>;
   context: CardContext;
   reading: ReturnType<typeof useReading>;
@@ -21,7 +24,7 @@ interface Props {
 }
 
 /** Reading by cards: the groups on the left, the selected card (or the unclaimed files) on the right. */
-export function CardsMode({ cards, invalid, request, coverage, fits, context, reading, selected }: Props) {
+export function CardsMode({ cards, invalid, request, coverage, cardIds, fits, context, reading, selected }: Props) {
   usePreloadRenders(cards);
   const next = continuations(cards);
   const card = cards.find((c) => c.id === selected);
@@ -39,6 +42,7 @@ export function CardsMode({ cards, invalid, request, coverage, fits, context, re
         answered={(id) => !!reading.predictions[id]}
       />
       <main id={MAIN_ID} tabIndex={-1} className="inv-main" aria-label="Selected card">
+        <NotesOnGoneCards cardIds={cardIds} notes={context.notes} />
         {card && (
           <CardView
             key={card.id}

@@ -107,7 +107,6 @@ export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, onFocus
           }
           value={mode === 'follow-up' ? '' : text}
           rows={Math.min(12, Math.max(2, text.split('\n').length))}
-          disabled={notes.locked !== null}
           onChange={(e) => write({ text: e.target.value })}
           onKeyDown={(e) => {
             if (e.key !== 'Escape') return;

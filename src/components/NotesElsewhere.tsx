@@ -52,3 +52,38 @@ export function NotesElsewhere({ entries, notes }: { entries: Entry[]; notes: No
     </section>
   );
 }
+
+/**
+ * Notes on cards that cards.json no longer holds (the agent renamed or deleted an earlier
+ * card): shown with their text, in Cards and in Raw, never dropped with their card.
+ */
+export function NotesOnGoneCards({ cardIds, notes }: { cardIds: ReadonlySet<string>; notes: NotesApi }) {
+  const gone = Object.keys(notes.notes).filter((key) => {
+    const target = parseNoteKey(key);
+    return target.kind === 'card' && !cardIds.has(target.id);
+  });
+  if (gone.length === 0) return null;
+  return (
+    <section className="inv-notes-elsewhere" aria-label="Notes on cards no longer in cards.json">
+      <h2 className="inv-section-title">Notes on cards no longer in cards.json</h2>
+      {gone.map((id) => {
+        const note = notes.notes[id]!;
+        return (
+          <div key={id} className="inv-outdated" data-gone-card={id}>
+            <p className="inv-outdated-label" role="note">
+              Note on the card “<Visible text={note.title} />” (<code>{id}</code>), which cards.json no longer holds:
+              the agent renamed or deleted it. <code>involut check</code> tells the agent to put it back.
+            </p>
+            <NoteBox
+              noteKey={id}
+              title={note.title}
+              refs={note.refs}
+              notes={notes}
+              label={`Note on the card ${note.title}, no longer in cards.json`}
+            />
+          </div>
+        );
+      })}
+    </section>
+  );
+}

@@ -17,13 +17,15 @@ import { CommitPicker } from './CommitPicker';
 import type { CardContext } from './CardView';
 import { FileBlock } from './FileBlock';
 import { FileTree } from './FileTree';
-import { NotesElsewhere } from './NotesElsewhere';
+import { NotesElsewhere, NotesOnGoneCards } from './NotesElsewhere';
 import { RoundSwitch, type RoundView } from './RoundSwitch';
 import { MAIN_ID } from './SkipLink';
 
 interface Props {
   entries: Entry[];
   cards: Card[];
+  /** The id of every card in cards.json, valid or not: a card note on any other is shown apart. */
+  cardIds: ReadonlySet<string>;
   context: CardContext;
   current: string | null;
   onOpen: (ref: string) => void;
@@ -36,7 +38,7 @@ interface Props {
  * Every file of the material, whatever the cards say: a tree on the left, every diff on
  * the right; or, switched, only what changed since the previous round, or one commit's changes.
  */
-export function RawMode({ entries, cards, context, current, onOpen, sinceLast, commits }: Props) {
+export function RawMode({ entries, cards, cardIds, context, current, onOpen, sinceLast, commits }: Props) {
   const [view, setView] = useState<RoundView>('whole');
   const since = view === 'since' && sinceLast.state === 'ok' ? sinceLast.data : null;
   const [chosenCommit, setChosenCommit] = useState<string | null>(null);
@@ -177,6 +179,7 @@ export function RawMode({ entries, cards, context, current, onOpen, sinceLast, c
           />
         )}
         <NotesElsewhere entries={entries} notes={context.notes} />
+        <NotesOnGoneCards cardIds={cardIds} notes={context.notes} />
         {ordered.length === 0 && !byCommit && (
           <p className="inv-empty">
             {since ? `Nothing changed since round ${since.from}.` : 'Nothing changed in this round.'}

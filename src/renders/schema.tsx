@@ -9,6 +9,7 @@ import {
   type FieldStatus,
 } from '../model/schema-diff';
 import type { RenderProps } from './registry';
+import { ShowMore, useShownRows } from './ShowMore';
 
 const SIGN: Record<FieldStatus, string> = { added: '+', removed: '−', 'type changed': '≠', unchanged: '=' };
 const SLUG: Record<FieldStatus, string> = {
@@ -22,6 +23,7 @@ const SLUG: Record<FieldStatus, string> = {
 export function SchemaDraw({ data }: RenderProps<SchemaPayload>) {
   const { before, after } = data.schema;
   const diff = useMemo(() => diffSchema(before, after), [before, after]);
+  const { shown, more } = useShownRows(diff.rows.length);
   if (diff.rows.length === 0) return <p className="inv-drawing-note">The schema lists no fields, before or after.</p>;
   const notes = diff.rows.some((row) => row.before?.note || row.after?.note);
   const { added, removed, unchanged } = diff.counts;
@@ -43,7 +45,7 @@ export function SchemaDraw({ data }: RenderProps<SchemaPayload>) {
           </tr>
         </thead>
         <tbody>
-          {diff.rows.map((row, i) => (
+          {diff.rows.slice(0, shown).map((row, i) => (
             <tr key={i} className={`inv-schema-${SLUG[row.status]}`} data-status={row.status}>
               <th scope="row">{row.name}</th>
               <td>
@@ -59,6 +61,7 @@ export function SchemaDraw({ data }: RenderProps<SchemaPayload>) {
           ))}
         </tbody>
       </table>
+      <ShowMore shown={shown} total={diff.rows.length} noun="fields" onMore={more} />
     </div>
   );
 }

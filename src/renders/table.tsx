@@ -1,12 +1,14 @@
 import { raggedRows, raggedSentence, type Ragged } from '../../schemas/drawing-faults';
 import type { TableCell, TablePayload } from '../../schemas/renders/table';
 import type { RenderProps } from './registry';
+import { ShowMore, useShownRows } from './ShowMore';
 
 /** Rows and columns as given; ragged rows are reported and drawn whole, extra cells under "extra" columns. */
 export function TableDraw({ data }: RenderProps<TablePayload>) {
   const { columns, rows } = data.table;
   const ragged = raggedRows(columns.length, rows);
   const width = rows.reduce((max, row) => Math.max(max, row.length), columns.length);
+  const { shown, more } = useShownRows(rows.length);
   if (width === 0) return <p className="inv-drawing-note">The table has no columns and no cells.</p>;
   return (
     <div className="inv-table">
@@ -30,7 +32,7 @@ export function TableDraw({ data }: RenderProps<TablePayload>) {
             </tr>
           </thead>
           <tbody>
-            {rows.map((row, r) => (
+            {rows.slice(0, shown).map((row, r) => (
               <tr key={r} data-ragged={row.length === columns.length ? undefined : 'true'}>
                 <th scope="row" className="inv-table-num">
                   {r + 1}
@@ -44,6 +46,7 @@ export function TableDraw({ data }: RenderProps<TablePayload>) {
           </tbody>
         </table>
       </div>
+      <ShowMore shown={shown} total={rows.length} noun="rows" onMore={more} />
       {rows.length === 0 && <p className="inv-drawing-note">The table has no rows.</p>}
     </div>
   );

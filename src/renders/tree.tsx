@@ -2,12 +2,14 @@ import { useMemo, type CSSProperties } from 'react';
 import type { TreePayload } from '../../schemas/renders/tree';
 import { diffTrees, type DepthJump, type TreeCell, type TreeSide, type TreeStatus } from '../model/tree-diff';
 import type { RenderProps } from './registry';
+import { ShowMore, useShownRows } from './ShowMore';
 
 const SIGN: Record<TreeStatus, string> = { added: '+', removed: '−', moved: '↷', unchanged: '' };
 
 /** Two indented hierarchies side by side, row by row, with added, removed and moved nodes marked in words. */
 export function TreeDraw({ data }: RenderProps<TreePayload>) {
   const diff = useMemo(() => diffTrees(data.before, data.after), [data]);
+  const { shown, more } = useShownRows(diff.rows.length);
   if (diff.rows.length === 0)
     return <p className="inv-drawing-note">Both trees are empty: there is nothing to draw.</p>;
   const { added, removed, moved, unchanged } = diff.counts;
@@ -25,7 +27,7 @@ export function TreeDraw({ data }: RenderProps<TreePayload>) {
           </tr>
         </thead>
         <tbody>
-          {diff.rows.map((row, i) => (
+          {diff.rows.slice(0, shown).map((row, i) => (
             <tr key={i}>
               <Side cell={row.before} side="before" />
               <Side cell={row.after} side="after" />
@@ -33,6 +35,7 @@ export function TreeDraw({ data }: RenderProps<TreePayload>) {
           ))}
         </tbody>
       </table>
+      <ShowMore shown={shown} total={diff.rows.length} noun="rows" onMore={more} />
     </div>
   );
 }

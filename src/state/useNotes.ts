@@ -85,13 +85,19 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
   const latestRead = useRef(read);
   latestRead.current = read;
 
-  const serverNotes = useMemo(() => (read.state?.state === 'ok' ? read.state.data.notes : noteRecord()), [read.state]);
+  // While notes.json is broken, the last notes read from it stay on screen, read from here.
+  const lastGood = useRef<Record<string, Note>>(noteRecord());
+  const serverNotes = useMemo(() => {
+    if (read.state?.state === 'ok') lastGood.current = read.state.data.notes;
+    else if (read.state?.state === 'missing') lastGood.current = noteRecord();
+    return lastGood.current;
+  }, [read.state]);
   const locked =
-    read.state?.state === 'invalid-json'
-      ? `notes.json does not parse (${read.state.message}); notes cannot be saved until it is fixed.`
-      : read.state?.state === 'invalid-schema'
-        ? 'notes.json does not match the contract; notes cannot be saved until it is fixed.'
-        : null;
+    read.state?.state === 'invalid-json' || read.state?.state === 'invalid-schema'
+      ? 'notes.json is broken (see the banner above): this is the last good note; what you type is kept as a draft and saved once the file is fixed.'
+      : null;
+  const lockedRef = useRef(locked);
+  lockedRef.current = locked;
 
   const setStatus = useCallback(
     (key: string, status: NoteStatus | null) => setStatuses((s) => withEntry(s, key, status)),
@@ -241,7 +247,8 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
       const state = statusesRef.current.get(key)?.state;
       if (state === 'conflict' || state === 'gone') return; // the reader chooses first
       setStatus(key, { state: 'draft' });
-      schedule(key);
+      // Sending would be refused while notes.json is broken: the draft waits for the fix (see below).
+      if (lockedRef.current === null) schedule(key);
     },
     [serverNotes, schedule, setStatus, putDrafts, keep, draftsRef, writtenRef, statusesRef],
   );
@@ -277,6 +284,13 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
       if (state !== 'conflict' && state !== 'gone') send(key);
     }
   }, [send, draftsRef, statusesRef]);
+
+  // notes.json is fixed: the drafts typed meanwhile go out.
+  const wasLocked = useRef(false);
+  useEffect(() => {
+    if (wasLocked.current && locked === null) retry();
+    wasLocked.current = locked !== null;
+  }, [locked, retry]);
 
   const notes = useMemo(() => {
     const merged = noteRecord();

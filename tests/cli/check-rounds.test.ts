@@ -150,7 +150,7 @@ describe('involut check scoped to the round', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).not.toContain('fix:');
     expect(text.stdout.trimEnd().split('\n').at(-1)).toBe(
-      'cards.json is clean (1 about earlier cards, for information)',
+      'cards.json is clean; and 1 line of information about earlier cards, nothing to fix',
     );
 
     // The same slip on this round's new card is still a warning, with its fix.

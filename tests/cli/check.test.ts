@@ -279,7 +279,7 @@ describe('involut check', () => {
     const broken = await check();
     expect(broken.code).toBe(1);
     expect(broken.lines[0]).toMatch(/^error notes\.json: notes\.json is not valid JSON at line 1, column \d+/);
-    expect(broken.lines[1]).toContain('Only the viewer writes notes.json');
+    expect(broken.lines[1]).toContain('Fix it by hand (no last good copy is kept yet');
 
     await writeReview('notes.json', { contract: 1, notes: { c_1: { title: 't', refs: [], at: 'now' } } });
     const invalid = await checkJson();

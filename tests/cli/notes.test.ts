@@ -194,7 +194,7 @@ describe('involut notes', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(
-      /^involut: \.review\/notes\.json is not valid JSON at line 4, column 1; restore it from the viewer, or move it away to start over\.\n$/,
+      /^involut: \.review\/notes\.json is not valid JSON at line 4, column 1; fix it by hand \(no last good copy is kept yet: the viewer keeps one at \.review\/notes\.last-good\.json once it has read a valid notes\.json\)\.\n$/,
     );
     const json = await notes('--json');
     expect(json.code).toBe(1);
