@@ -37,6 +37,7 @@ export function CardsMode({ cards, invalid, request, coverage, fits, context, re
         selected={selected}
         onSelect={context.onSelect}
         answered={(id) => !!reading.predictions[id]}
+        isNew={(id) => context.origins !== null && context.origins.roundOf(id) === context.origins.round}
       />
       <main id={MAIN_ID} tabIndex={-1} className="inv-main" aria-label="Selected card">
         {card && (
