@@ -18,7 +18,8 @@ Usage:
                                                work and its cards, in a temporary folder, and serve it
   involut check [--strict]                     check .review/cards.json and notes.json against the contract
                                                and the round: errors exit 1, warnings exit 0 (1 with --strict)
-  involut notes [--all] [--wait]               print the open notes as Markdown for the agent (--all: every
+  involut notes [--all] [--wait [--new] [--timeout S]]
+                                               print the open notes as Markdown for the agent (--all: every
                                                note, marked open, answered or resolved; --json: notes.json;
                                                --wait: first wait for the reader's hand-over, exit 3 on timeout)
   involut skill [--install]                    print the skill that teaches an agent to work with Involut;
