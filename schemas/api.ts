@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Cards } from './cards';
 import { Material, MaterialEntry } from './material';
-import { EarlierText, Note, Notes } from './notes';
+import { EarlierText, HandOver, Note, Notes } from './notes';
 
 /** One problem zod found, with the path to the offending value. */
 export const Issue = z.object({
@@ -95,7 +95,28 @@ export const ReviewFile = z.enum(['material', 'cards', 'notes']);
  * `by` names the viewer whose note write caused it, so that viewer skips its own echo
  * while every other open viewer refetches.
  */
-export const ChangedEvent = z.object({ type: z.literal('changed'), file: ReviewFile, by: z.string().optional() });
+export const ChangedEvent = z.object({
+  type: z.literal('changed'),
+  // Additive: 'waiting' is the presence record of `involut notes --wait` (see Waiting).
+  file: z.enum([...ReviewFile.options, 'waiting']),
+  by: z.string().optional(),
+});
+
+/**
+ * `.review/waiting.json`, written by `involut notes --wait` while it waits for a hand-over
+ * and removed when it exits; ignored when its process is gone.
+ */
+export const Waiting = z.object({
+  pid: z.number().int().positive(),
+  since: z.string().describe('When the wait began, ISO 8601 with the local offset.'),
+});
+
+/** `GET /api/waiting`: the agent waiting for a hand-over now, or null. */
+export const WaitingState = z.object({ waiting: Waiting.nullable() });
+
+/** `POST /api/handover`: how many open notes the viewer hands over (the server stamps `at` and the round). */
+export const HandOverPut = z.strictObject({ open: z.number().int().nonnegative() });
+export const HandOverResult = z.object({ handedOver: HandOver });
 
 /** The header a viewer sends with its note writes to name itself (see ChangedEvent.by). */
 export const VIEWER_HEADER = 'x-involut-viewer';
@@ -272,6 +293,10 @@ export type InvalidCard = z.infer<typeof InvalidCard>;
 export type CardsState = z.infer<typeof CardsState>;
 export type ReviewFile = z.infer<typeof ReviewFile>;
 export type ChangedEvent = z.infer<typeof ChangedEvent>;
+export type Waiting = z.infer<typeof Waiting>;
+export type WaitingState = z.infer<typeof WaitingState>;
+export type HandOverPut = z.infer<typeof HandOverPut>;
+export type HandOverResult = z.infer<typeof HandOverResult>;
 export type NotePut = z.infer<typeof NotePut>;
 export type NotePutResult = z.infer<typeof NotePutResult>;
 export type NoteSeen = z.infer<typeof NoteSeen>;

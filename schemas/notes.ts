@@ -40,14 +40,37 @@ export const Note = z.looseObject({
     .describe('Earlier texts of the note, oldest first: `text` is a follow-up on the last of them.'),
 });
 
+/** One hand-over: the reader told the agent the notes are ready to be addressed. */
+export const HandOver = z.looseObject({
+  at: z.string().describe('When the reader handed the notes over, ISO 8601 with the local offset.'),
+  round: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('The round (material.json `source.round`) the notes were handed over on; absent when it had none.'),
+  open: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe('How many open notes were handed over; 0 is "nothing to address".'),
+});
+
 export const Notes = z.looseObject({
   contract: z.literal(1),
   notes: z.record(NoteKey, Note),
+  // Additive.
+  handedOver: z
+    .array(HandOver)
+    .optional()
+    .describe('Each time the reader handed the notes over to the agent, oldest first; earlier ones are kept.'),
 });
 
 export type NoteKind = z.infer<typeof NoteKind>;
 export type Note = z.infer<typeof Note>;
 export type EarlierText = z.infer<typeof EarlierText>;
+export type HandOver = z.infer<typeof HandOver>;
 export type Notes = z.infer<typeof Notes>;
 
 /**

@@ -15,6 +15,7 @@ import { commitRoutes } from './routes/commits';
 import { eventRoutes } from './routes/events';
 import { fileRoutes } from './routes/files';
 import { freshnessRoutes } from './routes/freshness';
+import { handOverRoutes } from './routes/handover';
 import { healthRoutes } from './routes/health';
 import { NOTE_BODY_LIMIT, noteRoutes } from './routes/notes';
 import { lineRoutes } from './routes/lines';
@@ -121,6 +122,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       });
       fileRoutes(api, context);
       noteRoutes(api, context);
+      handOverRoutes(api, context);
       byteRoutes(api, context);
       eventRoutes(api, context);
       freshnessRoutes(api, context);

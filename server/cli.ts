@@ -20,8 +20,10 @@ Usage:
                                                keeping the last 10 or .involut.json's "keep")
   involut check [--strict]                     check .review/cards.json and notes.json against the contract
                                                and the round: errors exit 1, warnings exit 0 (1 with --strict)
-  involut notes [--all]                        print the open notes as Markdown for the agent (--all: every
-                                               note, marked open, answered or resolved; --json: notes.json)
+  involut notes [--all] [--wait [--new] [--timeout S]]
+                                               print the open notes as Markdown for the agent (--all: every
+                                               note, marked open, answered or resolved; --json: notes.json;
+                                               --wait: first wait for the reader's hand-over, exit 3 on timeout)
   involut skill [--install]                    print the skill that teaches an agent to work with Involut;
                                                --install writes it to .claude/skills/involut/SKILL.md and
                                                to a marked section of AGENTS.md (again: replaced in place)
@@ -92,11 +94,17 @@ information about them, not a warning.
   --strict   warnings exit 1 too
 Exit: 1 on errors (or warnings with --strict), else 0.
 Example: involut check --strict --json`,
-  notes: `involut notes [--all]
+  notes: `involut notes [--all] [--wait [--new] [--timeout S]]
 Print the open notes as Markdown for the agent, by card and by file, each with its key.
-  --all    the answered ones too
-  --json   notes.json as it is
-Example: involut notes --all`,
+  --all         the answered and resolved ones too, each marked with its state
+  --json        notes.json as it is
+  --wait        first wait until the reader presses "Hand over" in the viewer (a hand-over
+                newer than the latest round), then print; needs no running server
+  --new         with --wait: wait for a hand-over made after this call
+  --timeout S   with --wait: give up after S seconds (default 540) and exit 3, saying to
+                run the same command again
+Exit: 0 when it printed the notes, 3 when --wait timed out (run it again), 130 on Ctrl-C.
+Example: involut notes --wait`,
   skill: `involut skill [--install]
 Print the skill that teaches an agent to work with Involut.
   --install   write it to .claude/skills/involut/SKILL.md and to a marked section of AGENTS.md
@@ -138,11 +146,17 @@ const DEMO = {
 
 const PRUNE = { ...COMMON, keep: { type: 'string' } } as const satisfies ParseArgsConfig['options'];
 const CHECK = { ...COMMON, strict: { type: 'boolean', default: false } } as const satisfies ParseArgsConfig['options'];
-const NOTES = { ...COMMON, all: { type: 'boolean', default: false } } as const satisfies ParseArgsConfig['options'];
+const NOTES = {
+  ...COMMON,
+  all: { type: 'boolean', default: false },
+  wait: { type: 'boolean', default: false },
+  new: { type: 'boolean', default: false },
+  timeout: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
 const SKILL = { ...COMMON, install: { type: 'boolean', default: false } } as const satisfies ParseArgsConfig['options'];
 
 /** The flags that take a value, so the word after one is not read as the command. */
-const TAKES_VALUE = new Set(['--repo', '--base', '--port', '--host']);
+const TAKES_VALUE = new Set(['--repo', '--base', '--port', '--host', '--timeout']);
 
 /** A command: its flags, and what it does with them; it returns the exit code (0 unless said). */
 interface Command<O extends Options> {
@@ -200,8 +214,25 @@ const COMMANDS: Record<string, Command<Options>> = {
   }),
   notes: command({
     options: NOTES,
-    run: async (values, out) =>
-      (await import('./commands/notes')).notes({ repo: values.repo ?? process.cwd(), all: values.all }, out),
+    run: async (values, out) => {
+      const flags = { repo: values.repo ?? process.cwd(), all: values.all };
+      if (!values.wait) {
+        if (values.new || values.timeout !== undefined)
+          throw new InvolutError('usage', '--new and --timeout go with --wait; run `involut notes --help` to see how.');
+        return (await import('./commands/notes')).notes(flags, out);
+      }
+      const { notesWait, DEFAULT_WAIT_SECONDS } = await import('./commands/notes-wait');
+      const timeout = values.timeout === undefined ? DEFAULT_WAIT_SECONDS : secondsFlag(values.timeout);
+      const again = [
+        'involut notes --wait',
+        ...(values.new ? ['--new'] : []),
+        ...(values.all ? ['--all'] : []),
+        ...(values.json ? ['--json'] : []),
+        ...(values.timeout !== undefined ? [`--timeout ${values.timeout}`] : []),
+        ...(values.repo !== undefined ? [`--repo ${JSON.stringify(values.repo)}`] : []),
+      ].join(' ');
+      return notesWait({ ...flags, fresh: values.new, timeout, again }, out);
+    },
   }),
   skill: command({
     options: SKILL,
@@ -278,6 +309,13 @@ function portFlag(text: string | undefined): number | undefined {
   if (!/^\d+$/.test(text) || port > 65535)
     throw new InvolutError('usage', `--port takes a port number from 0 to 65535, not '${text}'.`);
   return port;
+}
+
+function secondsFlag(text: string): number {
+  const seconds = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || seconds <= 0)
+    throw new InvolutError('usage', `--timeout takes a number of seconds above 0, not '${text}'.`);
+  return seconds;
 }
 
 /** Turns node:util's parse errors into one short sentence. */

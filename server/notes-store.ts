@@ -1,7 +1,7 @@
 import { mkdir, rm, stat } from 'node:fs/promises';
 import type { NotePut, NotePutResult, NoteSeen } from '../schemas/api';
 import { noteRecord, setNote } from '../schemas/note-record';
-import { parseNotes, type Note } from '../schemas/notes';
+import { parseNotes, type HandOver, type Note } from '../schemas/notes';
 import { InvolutError } from './errors';
 import { localIsoTimeMs } from './emit/time';
 import { buildNote, sameStored } from './note-build';
@@ -83,6 +83,17 @@ export class NotesStore {
     return run;
   }
 
+  /**
+   * Appends a hand-over record (`at`, the round it was given on, how many notes were open)
+   * to `handedOver`, in the same queue and with the same compare-and-swap as note writes:
+   * every note and every earlier hand-over on disk is kept.
+   */
+  handOver(round: number | undefined, open: number): Promise<HandOver> {
+    const run = this.queue.then(() => this.applyHandOver(round, open));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
   /** Resolves once every write accepted so far is on disk (or refused). */
   async drain(): Promise<void> {
     let seen: Promise<unknown>;
@@ -114,6 +125,51 @@ export class NotesStore {
     );
   }
 
+  private async applyHandOver(round: number | undefined, open: number): Promise<HandOver> {
+    try {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+        const current = await this.readCurrent();
+        const earlier = Array.isArray(current.doc.handedOver) ? (current.doc.handedOver as HandOver[]) : [];
+        const last = earlier.at(-1);
+        const record: HandOver = { at: noteTime(last ? { at: last.at } : null), ...(round ? { round } : {}), open };
+        current.doc.handedOver = [...earlier, record];
+        if (!(await this.writeDoc(current))) continue;
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+        if (await this.holdsHandOver(record)) return record;
+      }
+    } catch (error) {
+      throw faultSentence(error);
+    }
+    throw new NoteRefused(503, 'notes-busy', `${FILE} kept changing while the hand-over was written; press it again.`);
+  }
+
+  /** True when notes.json's `handedOver` ends with `record`. */
+  private async holdsHandOver(record: HandOver): Promise<boolean> {
+    const read = await readSettled(this.file);
+    if (read.bytes === null || 'error' in read) return false;
+    const parsed = parseNotes(read.value);
+    const last = parsed.success ? parsed.data.handedOver?.at(-1) : undefined;
+    return last?.at === record.at;
+  }
+
+  /** Writes the merged document over notes.json if it still holds the bytes it was merged from; false when it changed. */
+  private async writeDoc(current: Current): Promise<boolean> {
+    const text = `${JSON.stringify(current.doc, null, 2)}\n`;
+    await mkdir(this.review.dir, { recursive: true });
+    await assertNoLinks(this.review, this.file);
+    // notes.json keeps its mode (a 0600 file stays 0600); a new one is the reader's alone, 0600.
+    const mode = current.bytes === null ? 0o600 : ((await stat(this.file).catch(() => null))?.mode ?? 0o600) & 0o777;
+    const temporary = await writeTemporary(this.file, text, mode);
+    try {
+      // Someone else (an editor, another process) wrote notes.json since it was read: merge again.
+      const hash = sha256(text);
+      const told = () => this.listeners.forEach((listener) => listener(hash));
+      return await commitTemporaryIfUnchanged(temporary, this.file, current.bytes, told);
+    } finally {
+      await rm(temporary, { force: true });
+    }
+  }
+
   /** One read-merge-write; null when notes.json changed before the rename or lost the note after it, so the merge must be made again. */
   private async attempt(key: string, body: NotePut): Promise<NotePutResult | null> {
     const current = await this.readCurrent();
@@ -132,20 +188,7 @@ export class NotesStore {
     }
     if (note === null) delete notes[key];
     else setNote(notes, key, note);
-    const text = `${JSON.stringify(current.doc, null, 2)}\n`;
-    await mkdir(this.review.dir, { recursive: true });
-    await assertNoLinks(this.review, this.file);
-    // notes.json keeps its mode (a 0600 file stays 0600); a new one is the reader's alone, 0600.
-    const mode = current.bytes === null ? 0o600 : ((await stat(this.file).catch(() => null))?.mode ?? 0o600) & 0o777;
-    const temporary = await writeTemporary(this.file, text, mode);
-    try {
-      // Someone else (an editor, another process) wrote notes.json since it was read: merge again.
-      const hash = sha256(text);
-      const told = () => this.listeners.forEach((listener) => listener(hash));
-      if (!(await commitTemporaryIfUnchanged(temporary, this.file, current.bytes, told))) return null;
-    } finally {
-      await rm(temporary, { force: true });
-    }
+    if (!(await this.writeDoc(current))) return null;
     // An editor that read the file just before the rename may rename its copy over it just after.
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     return (await this.holds(key, note)) ? { key, note } : null;
@@ -221,7 +264,7 @@ export async function notesLocked(file: string): Promise<'read-only' | { owner: 
  * When a note is written: local ISO 8601 with milliseconds, and always after the note it
  * replaces, so a viewer can tell a newer write (another tab's) from an older copy put back.
  */
-function noteTime(replaced: Note | null, now = new Date()): string {
+function noteTime(replaced: Pick<Note, 'at'> | null, now = new Date()): string {
   const before = replaced ? Date.parse(replaced.at) : Number.NaN;
   const at = Number.isFinite(before) && before >= now.getTime() ? new Date(before + 1) : now;
   return localIsoTimeMs(at);

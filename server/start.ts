@@ -67,6 +67,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   await listen(app, host, port, options.port !== undefined);
   const watcher = new ReviewWatcher(files, notes, (file) => hub.broadcast({ type: 'changed', file }), {
     onError: options.onError,
+    onWaiting: () => hub.broadcast({ type: 'changed', file: 'waiting' }),
   });
   await watcher.start();
   const url = viewerUrl(host, (app.server.address() as net.AddressInfo).port, token);

@@ -3,14 +3,18 @@ import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { ReviewFile } from '../schemas/api';
 import type { NotesStore } from './notes-store';
+import { WAITING_FILE } from './waiting';
 import { signature, type ReviewFiles } from './review-files';
 
 const FILES: ReviewFile[] = ['material', 'cards', 'notes'];
+const isWaiting = (p: string) => path.basename(p) === WAITING_FILE;
 const BY_NAME = new Map<string, ReviewFile>(FILES.map((file) => [`${file}.json`, file]));
 
 export interface WatchOptions {
   /** Quiet time after the last file event before the file is read. Default 30 ms. */
   debounceMs?: number;
+  /** Called when `.review/waiting.json` (the presence of `involut notes --wait`) appears, changes or goes. */
+  onWaiting?: () => void;
   /** Called when a changed file cannot be read (permissions, I/O); the watch goes on. */
   onError?: (error: unknown) => void;
 }
@@ -72,6 +76,7 @@ export class ReviewWatcher {
     this.closed = true;
     this.unlisten();
     for (const timer of this.timers.values()) clearTimeout(timer);
+    clearTimeout(this.waitingTimer);
     await this.arming;
     await this.watcher?.close();
     this.watcher = null;
@@ -109,12 +114,14 @@ export class ReviewWatcher {
   }
 
   private watchReview(): FSWatcher {
-    const keep = (p: string) => p === this.dir || (path.dirname(p) === this.dir && BY_NAME.has(path.basename(p)));
+    const keep = (p: string) =>
+      p === this.dir || (path.dirname(p) === this.dir && (BY_NAME.has(path.basename(p)) || isWaiting(p)));
     const watcher = watch(this.dir, { ignoreInitial: true, depth: 0, followSymlinks: false, ignored: (p) => !keep(p) });
     watcher.on('all', (event, p) => {
       if (event === 'unlinkDir' && p === this.dir) this.rearmIfMoved();
       const file = path.dirname(p) === this.dir ? BY_NAME.get(path.basename(p)) : undefined;
       if (file) this.schedule(file);
+      if (path.dirname(p) === this.dir && isWaiting(p)) this.waitingChanged();
     });
     // chokidar drops some of a quick series of atomic rewrites (renames ~40 ms apart give
     // no event for every other one); the raw inotify events still name the file, and a
@@ -125,10 +132,20 @@ export class ReviewWatcher {
       if (where === this.dir && name === path.basename(this.dir)) this.rearmIfMoved();
       const file = BY_NAME.get(path.basename(name));
       if (file && (where === this.dir || path.dirname(where) === this.dir)) this.schedule(file);
+      if (where === this.dir && isWaiting(name)) this.waitingChanged();
     });
     watcher.on('error', (error) => this.options.onError?.(error));
     return watcher;
   }
+
+  /** Tells of a change of the presence record once it settles (a write is often two events). */
+  private waitingChanged(): void {
+    if (this.closed || !this.options.onWaiting) return;
+    clearTimeout(this.waitingTimer);
+    this.waitingTimer = setTimeout(() => this.options.onWaiting?.(), this.options.debounceMs ?? 30);
+  }
+
+  private waitingTimer: NodeJS.Timeout | undefined;
 
   /** Watches anew when `.review/` is gone or is another folder than the one watched. */
   private rearmIfMoved(): void {

@@ -7,7 +7,9 @@ import { Banners } from './components/Banners';
 import type { CardContext } from './components/CardView';
 import { CardsMode } from './components/CardsMode';
 import { Header } from './components/Header';
+import { HandOver } from './components/HandOver';
 import { HelpOverlay } from './components/HelpOverlay';
+import { RoundArrived } from './components/RoundArrived';
 import { ThreadsContext, type Threads } from './components/NoteThread';
 import { RawMode } from './components/RawMode';
 import { SearchBar } from './components/SearchBar';
@@ -22,7 +24,7 @@ import { budget } from './model/budget';
 import { coverage as computeCoverage, groupByIntent } from './model/coverage';
 import { fileTree, treeOrder } from './model/file-tree';
 import type { Match } from './model/search';
-import { noteThreads } from './model/threads';
+import { noteThreads, openNotes } from './model/threads';
 import { setStorageScope, useStored } from './state/storage';
 import { useKeyboard } from './state/useKeyboard';
 import { useNotes } from './state/useNotes';
@@ -222,6 +224,7 @@ function Round({
     toggleWhitespace: () => options.setHideWhitespace((on) => !on),
     focusNote: () => focusNoteBox(fileOnScreen() ?? currentFile),
     focusSearch: () => document.querySelector<HTMLInputElement>('.inv-search-input')?.focus(),
+    focusHandOver: () => document.querySelector<HTMLButtonElement>('.inv-handover-button')?.focus(),
     toggleHelp: () => setHelp((h) => !h),
     closeHelp: () => setHelp(false),
   });
@@ -250,6 +253,24 @@ function Round({
               onHelp={() => setHelp(true)}
               search={<SearchBar search={search} onMatch={showMatch} />}
               options={<ViewOptions options={options} />}
+              handOver={
+                <HandOver
+                  api={api}
+                  notes={notes}
+                  open={openNotes(notes.notes, threadMap).length}
+                  handedOver={review.notes?.state === 'ok' ? review.notes.data.handedOver : undefined}
+                  round={{ round: material.source.round, generated: material.generated }}
+                  waiting={review.waiting}
+                />
+              }
+            />
+            <RoundArrived
+              round={material.source.round}
+              generated={material.generated}
+              cards={cards}
+              origins={origins}
+              threads={threadMap}
+              onShow={(id) => (id ? onSelect(id) : setMode('raw'))}
             />
             <Banners review={review} />
             {mode === 'cards' && hasCards ? (

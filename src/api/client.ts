@@ -5,6 +5,9 @@ import type {
   CardsState,
   CommitChanges,
   ChangedEvent,
+  HandOverPut,
+  HandOverResult,
+  WaitingState,
   Draft,
   DraftList,
   Freshness,
@@ -90,6 +93,15 @@ export class Api {
     return { ...state, data: { ...state.data, notes: noteRecord(Object.entries(state.data.notes)) } };
   };
   freshness = () => this.json<Freshness>('/api/freshness');
+  /** Whether `involut notes --wait` is waiting for a hand-over now. */
+  waiting = () => this.json<WaitingState>('/api/waiting');
+  /** Hands the notes over to the agent: notes.json gains a `handedOver` record. */
+  handOver = (open: number) =>
+    this.json<HandOverResult>('/api/handover', {
+      method: 'POST',
+      body: JSON.stringify({ open } satisfies HandOverPut),
+      headers: { 'Content-Type': 'application/json' },
+    });
   sinceLast = () => this.json<SinceLast>('/api/since-last');
   cardRounds = () => this.json<CardRounds>('/api/card-rounds');
   /** What one commit of the round changed; the server answers only the round's own commits. */

@@ -40,6 +40,7 @@ export function CardsMode({ cards, invalid, request, coverage, cardIds, fits, co
         selected={selected}
         onSelect={context.onSelect}
         answered={(id) => !!reading.predictions[id]}
+        isNew={(id) => context.origins !== null && context.origins.roundOf(id) === context.origins.round}
       />
       <main id={MAIN_ID} tabIndex={-1} className="inv-main" aria-label="Selected card">
         <NotesOnGoneCards cardIds={cardIds} notes={context.notes} />

@@ -22,6 +22,8 @@ interface Props {
   search: React.ReactNode;
   /** The reader's drawing preferences (whitespace). */
   options: React.ReactNode;
+  /** The hand-over to the agent, and whether the agent waits or works. */
+  handOver: React.ReactNode;
 }
 
 /** The top bar: mode, diff format, the daily budget, the notes hand-over, and help. */
@@ -37,6 +39,7 @@ export function Header({
   onHelp,
   search,
   options,
+  handOver,
 }: Props) {
   // Only open notes are handed over: answered and resolved ones leave the agent nothing to do.
   const count = openNotes(notes, promptContext.threads).length;
@@ -86,6 +89,7 @@ export function Header({
           min <span className="inv-budget-need">· cards need {budget.total} </span>· {budget.fits} of {budget.cards} fit
         </label>
       )}
+      {handOver}
       <CopyPrompt notes={notes} count={count} context={promptContext} />
       <button type="button" className="inv-icon-button" aria-label="Keyboard shortcuts" onClick={onHelp}>
         ?

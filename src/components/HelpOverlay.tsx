@@ -10,6 +10,7 @@ export const SHORTCUTS: Array<[string, string]> = [
   ['/', 'search every file of the round (Enter: next match, Shift+Enter: previous)'],
   ['r', 'toggle Raw mode'],
   ['n', 'focus the note box of the current card or file'],
+  ['H', 'go to “Hand over” (Enter hands your notes over to the agent)'],
   ['s', 'switch unified / side-by-side'],
   ['w', 'hide or show whitespace-only changes'],
   ['?', 'show or hide this help'],

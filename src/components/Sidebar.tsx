@@ -27,10 +27,12 @@ interface Props {
   selected: string | null;
   onSelect: (id: string) => void;
   answered: (id: string) => boolean;
+  /** True for a card new in the round being read (marked "new" in the list). */
+  isNew?: (id: string) => boolean;
 }
 
 /** The cards grouped by intent, the files no card claims, and how much the cards explain. */
-export function Sidebar({ cards, invalid, coverage, request, fits, selected, onSelect }: Props) {
+export function Sidebar({ cards, invalid, coverage, request, fits, selected, onSelect, isNew }: Props) {
   const groups = useMemo(() => groupByIntent(cards), [cards]);
   return (
     <nav className="inv-sidebar" aria-label="Cards">
@@ -51,6 +53,7 @@ export function Sidebar({ cards, invalid, coverage, request, fits, selected, onS
                 >
                   <span className="inv-nav-title">
                     <Visible text={card.title} />
+                    {isNew?.(card.id) && <span className="inv-nav-new">new</span>}
                   </span>
                   <span className={`inv-nav-minutes${fits.has(card.id) ? '' : ' inv-over-budget'}`}>
                     {card.minutes == null ? '?' : `${card.minutes}′`}

@@ -11,6 +11,7 @@ export interface KeyActions {
   toggleWhitespace: () => void;
   focusNote: () => void;
   focusSearch: () => void;
+  focusHandOver: () => void;
   toggleHelp: () => void;
   closeHelp: () => void;
 }
@@ -31,6 +32,7 @@ export const KEYS: Record<string, (a: KeyActions) => void> = {
   w: (a) => a.toggleWhitespace(),
   n: (a) => a.focusNote(),
   '/': (a) => a.focusSearch(),
+  H: (a) => a.focusHandOver(),
   '?': (a) => a.toggleHelp(),
   Escape: (a) => a.closeHelp(),
 };

@@ -44,6 +44,8 @@ export interface NotesApi {
   takeTheirs: (key: string) => void;
   /** Sends every draft again (after a new session token arrived). */
   retry: () => void;
+  /** Keys of the notes whose latest text is not in notes.json yet (typed, being sent, refused or in conflict). */
+  unsaved: string[];
   /** True when notes.json cannot be written (it does not parse or fails the schema). */
   locked: string | null;
 }
@@ -315,6 +317,7 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
       keepMine,
       takeTheirs,
       retry,
+      unsaved: [...new Set([...drafts.keys(), ...[...statuses].filter(([, s]) => s.state === 'gone').map(([k]) => k)])],
       locked,
     }),
     [notes, statuses, drafts, write, keepMine, takeTheirs, retry, locked],

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { CardsState, Freshness, NotesState, ReviewFile, RoundState } from '../../schemas/api';
+import type { CardsState, Freshness, NotesState, ReviewFile, RoundState, Waiting } from '../../schemas/api';
 import type { Cards } from '../../schemas/cards';
 import { ApiFailure, type Api } from '../api/client';
 import { whenIdle } from '../idle';
@@ -15,6 +15,8 @@ export interface Review {
   /** The generation of the read that answered `notes` (see `refetch`). */
   notesSeq: number;
   freshness: Freshness | null;
+  /** The agent waiting for a hand-over (`involut notes --wait`), when one is. */
+  waiting: Waiting | null;
   /** Why the server could not be reached, when it could not. */
   connection: string | null;
   /** The server answered, but refused this page's key (a page opened without the URL's `#token=`). */
@@ -35,6 +37,7 @@ export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => n
     notes: null,
     notesSeq: 0,
     freshness: null,
+    waiting: null,
     connection: null,
     keyRefused: false,
     live: false,
@@ -85,6 +88,12 @@ export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => n
     },
     [api, askFreshness],
   );
+  const askWaiting = useCallback(() => {
+    api.waiting().then(
+      ({ waiting }) => setReview((r) => ({ ...r, waiting })),
+      () => {},
+    );
+  }, [api]);
   const refetchAll = useCallback(() => (['material', 'cards', 'notes'] as const).forEach(refetch), [refetch]);
 
   useEffect(() => {
@@ -93,13 +102,15 @@ export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => n
     let wasDown = false;
     const stop = api.events(
       (event) => {
-        if (event.by !== api.viewerId) refetch(event.file);
+        if (event.file === 'waiting') askWaiting();
+        else if (event.by !== api.viewerId) refetch(event.file);
       },
       (live) => {
         // Connected: catch up on what changed before the stream opened (the small files
         // always, the material too after an outage).
         if (live && wasDown) all();
         else if (live) (['cards', 'notes'] as const).forEach(refetch);
+        if (live) askWaiting();
         wasDown = !live;
         setReview((r) => ({ ...r, live }));
       },
@@ -110,7 +121,7 @@ export function useReview(api: Api): Review & { refetch: (file: ReviewFile) => n
       stop();
       window.removeEventListener('focus', askFreshness);
     };
-  }, [api, refetch, askFreshness]);
+  }, [api, refetch, askFreshness, askWaiting]);
 
   return { ...review, refetch, refetchAll };
 }
