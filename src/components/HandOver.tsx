@@ -79,14 +79,20 @@ export function HandOver({ api, notes, open, handedOver, round, waiting }: Props
         onClick={press}
         disabled={phase !== 'idle'}
         title="Tell the agent your notes are ready: `involut notes --wait` returns with them"
+        aria-label={
+          phase === 'saving'
+            ? 'Hand over: saving notes first'
+            : open === 0
+              ? 'Hand over (nothing to address)'
+              : `Hand over ${count(open)}`
+        }
       >
-        {phase === 'saving'
-          ? 'Hand over: saving notes first…'
-          : open === 0
-            ? 'Hand over (nothing to address)'
-            : `Hand over ${count(open)}`}
+        {phase === 'saving' ? 'Hand over: saving…' : 'Hand over'}
+        <span className="inv-handover-count" aria-hidden="true">
+          {open}
+        </span>
       </button>
-      <span className="inv-handover-state" role="status">
+      <span className="inv-handover-state" role="status" title={said ?? where ?? undefined}>
         {said ?? where}
       </span>
     </span>

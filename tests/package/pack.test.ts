@@ -165,7 +165,13 @@ describe('the published package', { timeout: 300_000 }, () => {
       expect((await sh('involut skill --install')).code).toBe(0);
       const skill = await readFile(path.join(dir, '.claude', 'skills', 'involut', 'SKILL.md'), 'utf8');
       const named = new Set([...skill.matchAll(/`(involut [^`]*)`/g)].map((m) => m[1]!));
-      expect([...named].sort()).toEqual(['involut check', 'involut notes', 'involut rounds', 'involut rounds --begin']);
+      expect([...named].sort()).toEqual([
+        'involut check',
+        'involut notes',
+        'involut notes --wait',
+        'involut rounds',
+        'involut rounds --begin',
+      ]);
       const schema = /"\$schema": "([^"]+)"/.exec(skill)![1]!;
       expect(existsSync(schema)).toBe(true);
       git('add', '-A');
@@ -255,6 +261,14 @@ describe('the published package', { timeout: 300_000 }, () => {
           body: JSON.stringify({ text: 'Make it forty.', title: first.title, refs: first.refs, seen: null }),
         });
         expect(put.status).toBe(200);
+        // The reader hands over: the agent's wait returns at once with the note.
+        const handOver = await fetch(`${origin}/api/handover`, {
+          method: 'POST',
+          headers: { 'x-involut-token': token, origin, 'content-type': 'application/json' },
+          body: JSON.stringify({ open: 1 }),
+        });
+        expect(handOver.status).toBe(200);
+        expect((await skillCommand('involut notes --wait')).stdout).toContain('Make it forty.');
       } finally {
         server.kill('SIGTERM');
       }
