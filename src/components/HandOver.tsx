@@ -64,6 +64,9 @@ export function HandOver({ api, notes, open, handedOver, round, waiting }: Props
   });
 
   const pending = pendingHandOver(handedOver, round);
+  // Once notes.json shows the new hand-over, the lasting line below says it instead.
+  const latest = handedOver?.at(-1)?.at;
+  useEffect(() => setSaid((now) => (now?.startsWith('Handed over') ? null : now)), [latest]);
   const where = pending
     ? waiting
       ? 'The agent is waiting for your next hand-over'
@@ -79,17 +82,11 @@ export function HandOver({ api, notes, open, handedOver, round, waiting }: Props
         onClick={press}
         disabled={phase !== 'idle'}
         title="Tell the agent your notes are ready: `involut notes --wait` returns with them"
-        aria-label={
-          phase === 'saving'
-            ? 'Hand over: saving notes first'
-            : open === 0
-              ? 'Hand over (nothing to address)'
-              : `Hand over ${count(open)}`
-        }
       >
-        {phase === 'saving' ? 'Hand over: saving…' : 'Hand over'}
-        <span className="inv-handover-count" aria-hidden="true">
-          {open}
+        {phase === 'saving' ? 'Hand over: saving… ' : 'Hand over '}
+        <span className="inv-handover-count">{open}</span>
+        <span className="inv-visually-hidden">
+          {` ${open === 1 ? 'note' : 'notes'}${open === 0 ? ': nothing to address' : ''}`}
         </span>
       </button>
       <span className="inv-handover-state" role="status" title={said ?? where ?? undefined}>

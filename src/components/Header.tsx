@@ -138,7 +138,7 @@ function CopyPrompt({ notes, count, context }: { notes: Record<string, Note>; co
         onClick={() => void copy()}
         disabled={count === 0}
         title="The instruction for the agent, with your open notes as Markdown"
-        aria-label={`Copy ${count} ${count === 1 ? 'note' : 'notes'} as prompt`}
+        aria-label={`Copy prompt: ${count} ${count === 1 ? 'note' : 'notes'}`}
       >
         Copy prompt
       </button>

@@ -128,7 +128,7 @@ describe('a note’s life', () => {
     expect(all).toContain('### Change on file `src/limit.ts`: src/limit.ts (open)');
 
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    await page.getByRole('button', { name: 'Copy 1 note as prompt' }).click();
+    await page.getByRole('button', { name: 'Copy prompt: 1 note', exact: true }).click();
     await eventually(() => text(page.locator('.inv-copied'))).toBe('Copied: paste it to your agent.');
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     expect(copied).toContain(FOLLOW_UP);

@@ -120,7 +120,7 @@ describe('cards with the reading tools', () => {
     await select(page, 'c_greet');
     const box = card(page, titleOf('c_greet')).getByRole('textbox', { name: `Note on card ${titleOf('c_greet')}` });
     await box.fill('Why "whoever"?');
-    const copy = page.getByRole('button', { name: /^Copy 1 note as prompt$/ });
+    const copy = page.getByRole('button', { name: 'Copy prompt: 1 note', exact: true });
     await eventually(() => copy.isEnabled()).toBe(true);
     await copy.click();
     const status = page.locator('.inv-copied');
