@@ -71,7 +71,19 @@ export class BlobReader {
     let headSize = 0;
     const temporary = saveTo ? `${saveTo}.${process.pid}.tmp` : null;
     // Written synchronously: pieces go to the page cache, and a stream per blob costs more than that.
-    const out = temporary ? openSync(temporary, 'w') : null;
+    let out = temporary ? openSync(temporary, 'w') : null;
+    let failed: Error | null = null;
+    /** Closes and removes the half-written copy: a failed write (a full disk) must leave nothing in blobs/. */
+    const drop = () => {
+      if (out === null) return;
+      try {
+        closeSync(out);
+      } catch {
+        // Already closed (the failure was the rename): nothing more to release.
+      }
+      out = null;
+      rmSync(temporary!, { force: true });
+    };
     try {
       for (let remaining = size; remaining > 0;) {
         if (this.buffer.length === 0) await this.more();
@@ -80,22 +92,24 @@ export class BlobReader {
         remaining -= piece.length;
         if (headSize < keep) head.push(piece.subarray(0, keep - headSize));
         headSize += piece.length;
-        if (out !== null) for (let at = 0; at < piece.length;) at += writeSync(out, piece, at);
+        try {
+          if (out !== null) for (let at = 0; at < piece.length;) at += writeSync(out, piece, at);
+        } catch (error) {
+          // The rest of the blob is still read: git's answers stay in step, so the reads queued
+          // behind this one (and close()) settle instead of waiting on a stream left mid-blob.
+          failed = Object.assign(error as Error, { path: saveTo });
+          drop();
+        }
       }
       if (this.buffer.length === 0) await this.more();
       this.buffer = this.buffer.subarray(1); // the newline after each blob
+      if (failed !== null) throw failed;
       if (out !== null) closeSync(out);
+      out = null;
       if (temporary) renameSync(temporary, saveTo!);
     } catch (error) {
-      if (out !== null) {
-        // Closed before it goes: a failed write (a full disk) must not leave the file open, nor in blobs/.
-        try {
-          closeSync(out);
-        } catch {
-          // Already closed (the failure was the rename): nothing more to release.
-        }
-        rmSync(temporary!, { force: true });
-      }
+      drop();
+      if (temporary) rmSync(temporary, { force: true });
       throw error;
     }
     return Buffer.concat(head);

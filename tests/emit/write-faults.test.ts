@@ -109,4 +109,33 @@ describe('a round is finished or absent when the disk fills up', () => {
     expect(next.code, next.stderr).toBe(0);
     expect(JSON.parse(next.stdout)).toMatchObject({ round: 2 });
   });
+
+  it.skipIf(!canMount)(
+    `a binary's before copy: exit 1, one sentence naming it, the last round intact${SKIPPED}`,
+    async () => {
+      const repo = makeRepo();
+      repo.write('a.txt', 'one\n');
+      repo.write('data.bin', binaryBytes(400_000, 1));
+      repo.commit('initial');
+      repo.write('a.txt', 'two\n');
+      const first = await runCli(['rounds'], repo.dir);
+      expect(first.code, first.stderr).toBe(0);
+      const served = readFileSync(repo.path('.review/material.json'));
+      const before = listing(repo.path('.review'));
+
+      // The 400 KB before copy of data.bin cannot fit in the 128 KiB left; the material would.
+      repo.write('data.bin', binaryBytes(400_000, 2));
+      const full = onFullDisk(repo, repo.path('.review'), 1024, 128, ['rounds']);
+      expect(full.code, full.stderr).toBe(1);
+      expect(full.stderr).toMatch(
+        /^involut: The disk holding \S+\/\.review\/blobs\/data\.bin\.[0-9a-f]{7}\.bin is full; free some space and run the command again\.\n$/,
+      );
+      expect(readFileSync(path.join(full.after, 'material.json'))).toEqual(served);
+      expect(listing(full.after)).toEqual(before);
+
+      const next = await runCli(['rounds', '--json'], repo.dir);
+      expect(next.code, next.stderr).toBe(0);
+      expect(JSON.parse(next.stdout)).toMatchObject({ round: 2 });
+    },
+  );
 });
