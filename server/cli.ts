@@ -24,9 +24,11 @@ Usage:
                                                print the open notes as Markdown for the agent (--all: every
                                                note, marked open, answered or resolved; --json: notes.json;
                                                --wait: first wait for the reader's hand-over, exit 3 on timeout)
-  involut skill [--install]                    print the skill that teaches an agent to work with Involut;
+  involut skill [--install [--hooks]]          print the skill that teaches an agent to work with Involut;
                                                --install writes it to .claude/skills/involut/SKILL.md and
-                                               to a marked section of AGENTS.md (again: replaced in place)
+                                               to a marked section of AGENTS.md (again: replaced in place);
+                                               --hooks also adds a Claude Code Stop hook running rounds and
+                                               check to .claude/settings.json
   involut --help | --version | <command> --help
 
 Options for every command, before or after it:
@@ -105,11 +107,15 @@ Print the open notes as Markdown for the agent, by card and by file, each with i
                 run the same command again
 Exit: 0 when it printed the notes, 3 when --wait timed out (run it again), 130 on Ctrl-C.
 Example: involut notes --wait`,
-  skill: `involut skill [--install]
+  skill: `involut skill [--install [--hooks]]
 Print the skill that teaches an agent to work with Involut.
   --install   write it to .claude/skills/involut/SKILL.md and to a marked section of AGENTS.md
               (again: replaced in place)
-Example: involut skill --install`,
+  --hooks     with --install: also add to .claude/settings.json a Claude Code Stop hook that runs
+              involut rounds && involut check when the agent stops; other settings are kept, a
+              second run adds nothing, a settings file that is not valid JSON is left untouched
+Without --hooks nothing outside the skill is written.
+Example: involut skill --install --hooks`,
 };
 
 const COMMON = {
@@ -153,7 +159,11 @@ const NOTES = {
   new: { type: 'boolean', default: false },
   timeout: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
-const SKILL = { ...COMMON, install: { type: 'boolean', default: false } } as const satisfies ParseArgsConfig['options'];
+const SKILL = {
+  ...COMMON,
+  install: { type: 'boolean', default: false },
+  hooks: { type: 'boolean', default: false },
+} as const satisfies ParseArgsConfig['options'];
 
 /** The flags that take a value, so the word after one is not read as the command. */
 const TAKES_VALUE = new Set(['--repo', '--base', '--port', '--host', '--timeout']);
@@ -237,7 +247,10 @@ const COMMANDS: Record<string, Command<Options>> = {
   skill: command({
     options: SKILL,
     run: async (values, out) =>
-      (await import('./commands/skill')).skill({ repo: values.repo ?? process.cwd(), install: values.install }, out),
+      (await import('./commands/skill')).skill(
+        { repo: values.repo ?? process.cwd(), install: values.install, hooks: values.hooks },
+        out,
+      ),
   }),
 };
 

@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'port-taken'
   | 'bad-notes'
   | 'bad-agents-md'
+  | 'bad-claude-settings'
   | 'git-too-old'
   | 'round-running'
   | 'round-incomplete';

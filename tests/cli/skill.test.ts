@@ -177,6 +177,33 @@ describe('involut skill --install', () => {
     expect(await readFile(file, 'utf8')).toBe(text);
   });
 
+  it('--hooks merges a Stop hook into .claude/settings.json once, keeping every setting; without it writes none', async () => {
+    const { dir } = await gitRepo();
+    const settings = path.join(dir, '.claude', 'settings.json');
+    expect((await runCli(['skill', '--install'], { cwd: dir })).code).toBe(0);
+    expect(existsSync(settings)).toBe(false);
+    const mine = { model: 'sonnet', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'echo mine' }] }] } };
+    await writeFile(settings, JSON.stringify(mine));
+    const first = await runCli(['skill', '--install', '--hooks'], { cwd: dir });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('Added the Involut Stop hook to .claude/settings.json');
+    const second = await runCli(['skill', '--install', '--hooks'], { cwd: dir });
+    expect(second.stdout).toContain('.claude/settings.json already has the Involut Stop hook.');
+    const written = JSON.parse(await readFile(settings, 'utf8'));
+    expect(written.model).toBe('sonnet');
+    expect(written.hooks.Stop).toHaveLength(2);
+    expect(written.hooks.Stop[0]).toEqual(mine.hooks.Stop[0]);
+    expect(written.hooks.Stop[1].hooks[0]).toMatchObject({
+      type: 'command',
+      command: expect.stringMatching(/ rounds && .* check$/),
+    });
+    await writeFile(settings, '{broken');
+    const refused = await runCli(['skill', '--install', '--hooks'], { cwd: dir });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('.claude/settings.json was left as it was because it is not valid JSON');
+    expect(await readFile(settings, 'utf8')).toBe('{broken');
+  });
+
   it('refuses a folder that is not in a git repository', async () => {
     const result = await runCli(['skill', '--install'], { cwd: await temporaryFolder() });
     expect(result.code).toBe(1);
