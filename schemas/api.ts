@@ -70,7 +70,17 @@ export const DiffsQuery = z.object({
 
 /** The diffs asked for, in the order asked; refused as `round-changed` (409) when the round is no longer that version. */
 export const Diffs = z.object({ version: z.string(), diffs: z.array(z.string().nullable()) });
-export const NotesState = fileState(Notes);
+/**
+ * A broken notes.json comes with `lastGood`, the server's last good copy
+ * (`.review/notes.last-good.json`) when there is one: a viewer opened while the file is
+ * broken still shows the notes, read-only.
+ */
+export const NotesState = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('ok'), data: Notes }),
+  Missing,
+  InvalidJson.extend({ lastGood: Notes.optional() }),
+  InvalidSchema.extend({ lastGood: Notes.optional() }),
+]);
 
 /** A card that failed its schema, shown as broken (its raw JSON and why) while the others render. */
 export const InvalidCard = z.object({

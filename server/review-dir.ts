@@ -121,9 +121,9 @@ export async function assertWritable(review: ReviewDir): Promise<void> {
  * and syncs the file and its folder before returning, so what was acknowledged survives a
  * power loss.
  */
-export async function writeFileAtomic(file: string, data: string | Buffer): Promise<void> {
+export async function writeFileAtomic(file: string, data: string | Buffer, mode?: number): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const temporary = await writeTemporary(file, data);
+  const temporary = await writeTemporary(file, data, mode);
   try {
     await commitTemporary(temporary, file);
   } catch (error) {

@@ -13,7 +13,7 @@ import type {
 } from '../schemas/api';
 import { Card, CardsFrame } from '../schemas/cards';
 import { Material } from '../schemas/material';
-import { parseNotes } from '../schemas/notes';
+import { parseNotes, type Notes } from '../schemas/notes';
 import { jsonErrorOffset } from './json-position';
 import { MaterialIndex, statSignature } from './material-index';
 import { readMaterial } from './material-read';
@@ -124,8 +124,12 @@ export class ReviewFiles {
     path: string,
   ): Promise<{ snapshot: Snapshot<unknown>; after: string | null }> {
     const read = await readSettled(path, this.settle);
-    const state = toState(file, read);
+    let state = toState(file, read);
     if (file === 'notes' && state.state === 'ok' && read.bytes) await keepLastGoodNotes(this.review, read.bytes);
+    if (file === 'notes' && (state.state === 'invalid-json' || state.state === 'invalid-schema')) {
+      const lastGood = await readLastGoodNotes(this.review);
+      if (lastGood) state = { ...state, lastGood };
+    }
     return {
       snapshot: { state, hash: read.bytes ? sha256(read.bytes) : null },
       after: await signature(path),
@@ -183,8 +187,23 @@ export class ReviewFiles {
  */
 async function keepLastGoodNotes(review: ReviewDir, bytes: Buffer): Promise<void> {
   const kept = await readBytes(review.notesLastGood).catch(() => null);
-  if (kept !== null && kept.equals(bytes)) return;
-  await writeFileAtomic(review.notesLastGood, bytes).catch(() => {});
+  // The copy holds the same notes, so it is as private as notes.json (0600 by default).
+  const modeOf = async (file: string) => ((await stat(file).catch(() => null))?.mode ?? 0o600) & 0o777;
+  const mode = await modeOf(review.notes);
+  if (kept !== null && kept.equals(bytes) && (await modeOf(review.notesLastGood)) === mode) return;
+  await writeFileAtomic(review.notesLastGood, bytes, mode).catch(() => {});
+}
+
+/** The kept last good notes.json, or null when there is none that reads as notes. */
+async function readLastGoodNotes(review: ReviewDir): Promise<Notes | null> {
+  const bytes = await readBytes(review.notesLastGood).catch(() => null);
+  if (bytes === null) return null;
+  try {
+    const parsed = parseNotes(JSON.parse(bytes.toString('utf8')));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 export function toState<F extends ReviewFile>(file: F, read: SettledRead): StateOf[F] {

@@ -89,7 +89,11 @@ export class Api {
   /** notes.json as a state, its notes in a null-prototype record so that any key (`__proto__` too) is only a key. */
   notes = async (): Promise<NotesState> => {
     const state = await this.json<NotesState>('/api/notes');
-    if (state.state !== 'ok') return state;
+    if (state.state === 'missing') return state;
+    if (state.state !== 'ok')
+      return state.lastGood
+        ? { ...state, lastGood: { ...state.lastGood, notes: noteRecord(Object.entries(state.lastGood.notes)) } }
+        : state;
     return { ...state, data: { ...state.data, notes: noteRecord(Object.entries(state.data.notes)) } };
   };
   freshness = () => this.json<Freshness>('/api/freshness');

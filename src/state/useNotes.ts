@@ -89,9 +89,14 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
 
   // While notes.json is broken, the last notes read from it stay on screen, read from here.
   const lastGood = useRef<Record<string, Note>>(noteRecord());
+  const readOnce = useRef(false);
   const serverNotes = useMemo(() => {
     if (read.state?.state === 'ok') lastGood.current = read.state.data.notes;
     else if (read.state?.state === 'missing') lastGood.current = noteRecord();
+    // Opened while notes.json is broken: nothing read yet, so the server's kept copy stands in.
+    else if (read.state && 'lastGood' in read.state && read.state.lastGood && !readOnce.current)
+      lastGood.current = read.state.lastGood.notes;
+    if (read.state?.state === 'ok' || read.state?.state === 'missing') readOnce.current = true;
     return lastGood.current;
   }, [read.state]);
   const locked =

@@ -6,7 +6,7 @@
  * broken by hand (a banner with where, the last good notes kept, typing kept as a draft).
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -117,6 +117,9 @@ describe('the agent’s wrong turns', () => {
     const good = readFileSync(notesFile, 'utf8');
     const lastGood = path.join(agent.dir, '.review', 'notes.last-good.json');
     await eventually(() => (existsSync(lastGood) ? readFileSync(lastGood, 'utf8') : null)).toBe(good);
+    // The copy holds the reader's notes: as private as notes.json itself.
+    expect(statSync(lastGood).mode & 0o777).toBe(0o600);
+    expect(statSync(notesFile).mode & 0o777).toBe(0o600);
     const broken = good.replace(/\}\s*$/, '');
     writeFileSync(notesFile, broken);
     const lines = broken.split('\n');
@@ -126,6 +129,10 @@ describe('the agent’s wrong turns', () => {
     );
     expect(await text(banner)).toContain('cp .review/notes.last-good.json .review/notes.json');
     expect(await box.inputValue()).toBe(CARD_NOTE);
+    // A viewer opened while the file is broken has read no notes yet: the kept copy stands in.
+    await page.reload();
+    await eventually(() => text(banner)).toContain('.review/notes.json does not parse');
+    await eventually(() => box.inputValue()).toBe(CARD_NOTE);
     const checkedNotes = spawnSync(process.execPath, [CLI, 'check', '--json', '--repo', agent.dir], {
       encoding: 'utf8',
     });
