@@ -19,7 +19,7 @@ import { UNCLAIMED } from './components/Sidebar';
 import type { DiffFormat } from './diff/diff2html';
 import { highlightFound } from './diff/found';
 import { landInSight } from './diff/landInSight';
-import { fileOnScreen, focusNoteBox, stepFileSection, stepHunk, stepNote } from './diff/moves';
+import { fileToActOn, focusNoteBox, stepFileSection, stepHunk, stepNote } from './diff/moves';
 import { budget } from './model/budget';
 import { coverage as computeCoverage, groupByIntent } from './model/coverage';
 import { fileTree, treeOrder } from './model/file-tree';
@@ -113,6 +113,13 @@ function Round({
   const { isViewed, setViewed } = useViewed();
   const [format, setFormat] = useStored<DiffFormat>('format', 'line-by-line');
   const [help, setHelp] = useState(false);
+  // What the last key did, and to which file: v and n say it, so the reader sees where they acted.
+  const [keyStatus, setKeyStatus] = useState('');
+  useEffect(() => {
+    if (!keyStatus) return;
+    const timer = setTimeout(() => setKeyStatus(''), 5000);
+    return () => clearTimeout(timer);
+  }, [keyStatus]);
   const options = useViewOptions();
 
   const good = review.lastGoodCards;
@@ -216,13 +223,23 @@ function Round({
     nextHunk: (step) => void (stepHunk(step) || stepFile(step)),
     nextNote: (step) => void stepNote(step),
     toggleViewed: () => {
-      const entry = byRef.get(fileOnScreen() ?? currentFile ?? '');
-      if (entry) setViewed(entry, !isViewed(entry));
+      const entry = byRef.get(fileToActOn(currentFile) ?? '');
+      if (!entry) return setKeyStatus('No file in sight to mark viewed.');
+      const on = !isViewed(entry);
+      setViewed(entry, on);
+      setKeyStatus(`${entry.ref}: ${on ? 'marked viewed' : 'no longer viewed'}`);
     },
     toggleRaw: () => setMode(mode === 'raw' ? 'cards' : 'raw'),
     toggleFormat: () => setFormat((f) => (f === 'line-by-line' ? 'side-by-side' : 'line-by-line')),
     toggleWhitespace: () => options.setHideWhitespace((on) => !on),
-    focusNote: () => focusNoteBox(fileOnScreen() ?? currentFile),
+    focusNote: () => {
+      focusNoteBox(fileToActOn(currentFile));
+      const ref = document.activeElement?.closest<HTMLElement>('section.inv-file')?.dataset.ref;
+      const path = ref && byRef.has(ref) ? ref : undefined;
+      setKeyStatus(
+        path ? `${path}: writing a note` : document.activeElement?.matches('textarea') ? 'Writing a note' : '',
+      );
+    },
     focusSearch: () => document.querySelector<HTMLInputElement>('.inv-search-input')?.focus(),
     focusHandOver: () => document.querySelector<HTMLButtonElement>('.inv-handover-button')?.focus(),
     toggleHelp: () => setHelp((h) => !h),
@@ -273,6 +290,9 @@ function Round({
               onShow={(id) => (id ? onSelect(id) : setMode('raw'))}
             />
             <Banners review={review} />
+            <p className="inv-key-status" role="status">
+              {keyStatus}
+            </p>
             {mode === 'cards' && hasCards ? (
               <CardsMode
                 cards={cards}

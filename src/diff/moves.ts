@@ -42,6 +42,21 @@ export function fileOnScreen(): string | null {
 }
 
 /**
+ * The file a key acts on: the one holding the focus (a line number, a checkbox), else the
+ * one selected (`current`, the last jump's target) while any of it is in sight, else the
+ * file at the top of the screen. A short file jumped to near the end of the page does not
+ * reach the top, so the top alone would name the file above it.
+ */
+export function fileToActOn(current: string | null): string | null {
+  const focused = document.activeElement?.closest<HTMLElement>('section.inv-file')?.dataset.ref;
+  if (focused) return focused;
+  const section = current ? document.querySelector(`section.inv-file[data-ref="${CSS.escape(current)}"]`) : null;
+  const r = section?.getBoundingClientRect();
+  if (r && r.height > 0 && r.bottom > headerBottom() && r.top < window.innerHeight) return current;
+  return fileOnScreen();
+}
+
+/**
  * Scrolls to the next (or previous) file's section below the app bar and returns its ref.
  * Raw's blocks not mounted yet stand for their first file (FileBlock): Raw scrolls to it once mounted.
  */
