@@ -6,7 +6,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  globalIgnores(['dist/', 'bench/out/', 'fixtures/', 'eslint.config.js']),
+  globalIgnores(['dist/', 'bench/out/', 'fixtures/', 'eslint.config.js', '.dependency-cruiser.cjs']),
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {

@@ -11,7 +11,7 @@ const CRC_TABLE = (() => {
   return table;
 })();
 
-export function crc32(...parts: Buffer[]): number {
+function crc32(...parts: Buffer[]): number {
   let c = 0xffffffff;
   for (const part of parts) {
     for (let i = 0; i < part.length; i++) c = CRC_TABLE[(c ^ part[i]!) & 0xff]! ^ (c >>> 8);

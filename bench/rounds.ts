@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BULK_ADD } from '../server/git/capture';
+import { BULK_ADD } from '../server/round/capture';
 import { roundDiff } from '../server/git/diff';
 import { NEUTRAL_CONFIG } from '../server/git/git';
 import { loadavg, measure, median, type Sample } from './measure';

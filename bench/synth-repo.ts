@@ -9,9 +9,9 @@ import { encodePng } from './png';
  * then a working state (not committed, not staged) where every one of them changed.
  * Bump VERSION whenever the shape below changes, so a stale cache is rebuilt.
  */
-export const VERSION = 'rounds-v2';
+const VERSION = 'rounds-v2';
 
-export const SHAPE = {
+const SHAPE = {
   files: 2_000,
   linesPerFile: 100,
   changedPerFile: 20,
@@ -40,7 +40,7 @@ export interface SynthRepo {
 }
 
 /** A small, fast, seedable PRNG (mulberry32). */
-export function prng(seed: number): () => number {
+function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

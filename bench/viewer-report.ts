@@ -29,7 +29,7 @@ export const TARGETS = {
 
 export const fmt = (ms: number) =>
   ms < 0 ? 'n/a' : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`;
-export const mib = (n: number) => (n < 0 ? 'n/a' : `${n.toFixed(0)} MiB`);
+const mib = (n: number) => (n < 0 ? 'n/a' : `${n.toFixed(0)} MiB`);
 export const mb = (bytes: number) => (bytes < 0 ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(1)} MiB`);
 const count = (n: number) => (n < 0 ? 'n/a' : Math.round(n).toLocaleString('en'));
 const times = (ratio: number) => (Number.isFinite(ratio) && ratio >= 0 ? `${ratio.toFixed(2)}×` : 'n/a');

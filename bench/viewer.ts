@@ -71,7 +71,7 @@ import {
 } from './viewer-server';
 import { findBrowser, launchOptions } from '../tests/helpers/find-browser';
 
-export const VIEWPORT = { width: 1280, height: 900 };
+const VIEWPORT = { width: 1280, height: 900 };
 export const LARGE_REF = 'data/large-table.ts';
 
 /** Where the bench repository is built and cached; BENCH_ROOT puts it elsewhere (a copy no other run touches). */
@@ -99,7 +99,7 @@ export const VIEWER_CASES: ViewerCase[] = [
 ];
 
 /** One run's figures; -1 for a phase the case does not run. */
-export interface ViewerRun {
+interface ViewerRun {
   load: string;
   cardsFirstMs: number;
   /** (j) cards.json rewritten to the renamed card on screen. */
@@ -505,10 +505,7 @@ async function liveUpdate(page: Page, cardsFile: string, cards: unknown, title: 
  * A word of the last file's diff that no other diff or path of the round holds, for the
  * search target ("a string that occurs only in the last file's diff"); null if there is none.
  */
-export function onlyInLast(
-  material: { material: Array<{ ref: string; diff: string | null }> },
-  last: string,
-): string | null {
+function onlyInLast(material: { material: Array<{ ref: string; diff: string | null }> }, last: string): string | null {
   const entry = material.material.find((e) => e.ref === last);
   const rest = material.material
     .filter((e) => e.ref !== last)

@@ -9,7 +9,7 @@ const Stated = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 export const Intent = z.enum(['structure', 'behavior', 'cleanup', 'assets', 'risk']);
 export const RenderKind = z.enum(['code', 'tree', 'graph', 'image', 'schema', 'table']);
 
-export const Unsure = z.looseObject({
+const Unsure = z.looseObject({
   about: z.string(),
   chose: z.string(),
   because: z.string(),
@@ -61,7 +61,7 @@ export const CardsFrame = Cards.extend({ cards: z.array(z.unknown()) });
 
 export type Intent = z.infer<typeof Intent>;
 export type RenderKind = z.infer<typeof RenderKind>;
-export type Unsure = z.infer<typeof Unsure>;
+type Unsure = z.infer<typeof Unsure>;
 export type Question = z.infer<typeof Question>;
 export type Mark = z.infer<typeof Mark>;
 export type Card = z.infer<typeof Card>;

@@ -91,5 +91,4 @@ export function cardProblems(card: Card, entries: MaterialEntry[]): CardProblem[
 }
 
 /** What the viewer shows in place of the agent's answer when the question has none. */
-export const NO_ANSWER =
-  'The question has no `answer`, so after the reader answers, “The agent’s answer” says “not stated”.';
+const NO_ANSWER = 'The question has no `answer`, so after the reader answers, “The agent’s answer” says “not stated”.';

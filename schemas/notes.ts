@@ -6,7 +6,7 @@ import { noteRecord } from './note-record';
  * (side `+` new, `-` old) with the line's text in `quote`, or `line:<ref>:<side><a>-<b>`
  * for the lines a to b of one side (a < b) with their texts, one a line, in `quote`.
  */
-export const NoteKey = z.string().min(1);
+const NoteKey = z.string().min(1);
 
 export const NoteKind = z.enum(['change', 'question']);
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { version } from '../package.json';
-import { InvolutError, machineFault } from './errors';
-import { involutCommand, runnable } from './invocation';
-import { Output } from './output';
+import { InvolutError, machineFault } from './cli/errors';
+import { involutCommand, runnable } from './cli/invocation';
+import { Output } from './cli/output';
 
 const HELP = `involut ${version}: review what a coding agent changed
 
@@ -190,7 +190,7 @@ const COMMANDS: Record<string, Command<Options>> = {
         open: !values['no-open'],
       };
       // Loaded only here: Fastify alone takes ~0.3 s to import, which `rounds` must not pay.
-      const { serve } = await import('./commands/serve');
+      const { serve } = await import('./cli/commands/serve');
       await serve(flags, out);
     },
   }),
@@ -198,7 +198,7 @@ const COMMANDS: Record<string, Command<Options>> = {
     options: ROUNDS,
     run: async (values, out) => {
       // Every command is loaded when it runs: zod (which the others use) would cost `rounds` a third of its start-up.
-      const { rounds } = await import('./commands/rounds');
+      const { rounds } = await import('./cli/commands/rounds');
       await rounds(
         { repo: values.repo ?? process.cwd(), base: values.base, sinceLast: values['since-last'], begin: values.begin },
         out,
@@ -208,19 +208,19 @@ const COMMANDS: Record<string, Command<Options>> = {
   demo: command({
     options: DEMO,
     run: async (values, out) => {
-      const { demo } = await import('./commands/demo');
+      const { demo } = await import('./cli/commands/demo');
       await demo({ port: portFlag(values.port), host: values.host, open: !values['no-open'], keep: values.keep }, out);
     },
   }),
   prune: command({
     options: PRUNE,
     run: async (values, out) =>
-      (await import('./commands/prune')).prune({ repo: values.repo ?? process.cwd(), keep: values.keep }, out),
+      (await import('./cli/commands/prune')).prune({ repo: values.repo ?? process.cwd(), keep: values.keep }, out),
   }),
   check: command({
     options: CHECK,
     run: async (values, out) =>
-      (await import('./commands/check')).check({ repo: values.repo ?? process.cwd(), strict: values.strict }, out),
+      (await import('./cli/commands/check')).check({ repo: values.repo ?? process.cwd(), strict: values.strict }, out),
   }),
   notes: command({
     options: NOTES,
@@ -229,9 +229,9 @@ const COMMANDS: Record<string, Command<Options>> = {
       if (!values.wait) {
         if (values.new || values.timeout !== undefined)
           throw new InvolutError('usage', '--new and --timeout go with --wait; run `involut notes --help` to see how.');
-        return (await import('./commands/notes')).notes(flags, out);
+        return (await import('./cli/commands/notes')).notes(flags, out);
       }
-      const { notesWait, DEFAULT_WAIT_SECONDS } = await import('./commands/notes-wait');
+      const { notesWait, DEFAULT_WAIT_SECONDS } = await import('./cli/commands/notes-wait');
       const timeout = values.timeout === undefined ? DEFAULT_WAIT_SECONDS : secondsFlag(values.timeout);
       const again = [
         'involut notes --wait',
@@ -247,7 +247,7 @@ const COMMANDS: Record<string, Command<Options>> = {
   skill: command({
     options: SKILL,
     run: async (values, out) =>
-      (await import('./commands/skill')).skill(
+      (await import('./cli/commands/skill')).skill(
         { repo: values.repo ?? process.cwd(), install: values.install, hooks: values.hooks },
         out,
       ),

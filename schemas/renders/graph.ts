@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** What happened to a node or an edge in this change; absent or `null` means it is unchanged. */
 export const GraphState = z.enum(['added', 'removed', 'changed']);
 
-export const GraphNode = z.looseObject({
+const GraphNode = z.looseObject({
   id: z.string().min(1),
   label: z.string().nullish().describe('Shown in the node; the id when absent.'),
   state: GraphState.nullish(),
@@ -29,6 +29,6 @@ export const GraphPayload = z.looseObject({
 });
 
 export type GraphState = z.infer<typeof GraphState>;
-export type GraphNode = z.infer<typeof GraphNode>;
+type GraphNode = z.infer<typeof GraphNode>;
 export type GraphEdge = z.infer<typeof GraphEdge>;
 export type GraphPayload = z.infer<typeof GraphPayload>;

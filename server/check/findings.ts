@@ -2,12 +2,12 @@ import type { CardsState, Issue, MaterialState, NotesState } from '../../schemas
 import { Card, Mark } from '../../schemas/cards';
 import { cardProblems, type CardProblem } from '../../schemas/checks';
 import type { Material, MaterialEntry } from '../../schemas/material';
-import { diffLines } from '../../src/model/diff-lines';
-import { placeMarks } from '../../src/model/marks';
+import { diffLines } from '../../shared/diff-lines';
+import { placeMarks } from '../../shared/marks';
 import { describeIssue, fixForCardField, fixForFrameField } from './issues';
-import { TOO_DEEP } from '../review-files';
-import type { CardRounds } from '../round-cards';
-import { notesRepair } from '../notes-repair';
+import { TOO_DEEP } from '../review/review-files';
+import type { CardRounds } from '../round/cards';
+import { notesRepair } from '../review/notes-repair';
 
 /** One thing `involut check` found: where, what, and how to fix it. */
 export interface Finding {
@@ -207,7 +207,7 @@ function salvage(raw: unknown): { card: Card; broken: Set<string> } | null {
 }
 
 /** The JSON size above which a card is too big to read quickly (README and skill say it). */
-export const CARD_SIZE_LIMIT = 512 * 1024;
+const CARD_SIZE_LIMIT = 512 * 1024;
 
 /** What a card is checked against: every card id, the note keys and the changed files (null: not readable). */
 interface Known {

@@ -6,7 +6,7 @@ import type { Issue } from '../../schemas/api';
  */
 
 /** `marks[0].at` for the path ['marks', 0, 'at']; '' for the value itself. */
-export function fieldName(path: Array<string | number>): string {
+function fieldName(path: Array<string | number>): string {
   return path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? key : `.${key}`)).join('');
 }
 

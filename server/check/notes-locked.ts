@@ -1,5 +1,5 @@
-import { notesLocked } from '../notes-store';
-import type { ReviewDir } from '../review-dir';
+import { notesLocked } from '../review/notes-store';
+import type { ReviewDir } from '../review/review-dir';
 import type { Finding } from './findings';
 
 /** A warning when the viewer cannot save notes: notes.json is read-only or another user's, so the server leaves it alone. */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { Git } from '../git/git';
-import { packageRoot } from '../package-root';
+import { packageRoot } from '../cli/package-root';
 
 /** `fixtures/demo-repo/recipe.json`: how the folders of the fixture become a repository with a round of work. */
 const Recipe = z.object({
@@ -31,7 +31,7 @@ export interface DemoRepo {
 }
 
 /** The repository's folder name, which is also the name the viewer shows for it. */
-export const DEMO_NAME = 'dungeon-dash';
+const DEMO_NAME = 'dungeon-dash';
 
 /**
  * Builds the demo repository in a new temporary folder from `fixtures/demo-repo/`:

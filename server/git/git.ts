@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { SimpleGit } from 'simple-git';
-import { InvolutError } from '../errors';
+import { InvolutError } from '../cli/errors';
 
 /**
  * Settings that make git print the same bytes whatever the user's config says:

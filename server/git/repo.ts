@@ -1,4 +1,4 @@
-import { InvolutError } from '../errors';
+import { InvolutError } from '../cli/errors';
 import { Git } from './git';
 
 /** Where a repository and its git files are, resolved once per command. */
@@ -23,7 +23,7 @@ export interface Repo {
 }
 
 /** The oldest git Involut runs with: `rev-parse --path-format` came in 2.31. */
-export const GIT_NEEDED = [2, 31] as const;
+const GIT_NEEDED = [2, 31] as const;
 
 /** The empty tree's id in each hash format git knows today; another one is asked of git. */
 const EMPTY_TREES: Record<string, string> = {

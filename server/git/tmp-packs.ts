@@ -1,10 +1,10 @@
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { InvolutError } from '../errors';
+import { InvolutError } from '../cli/errors';
 import type { Repo } from './repo';
 
 /** The folder git writes packs to (shared by every worktree: beside `gc.pid` in the common git folder). */
-export const packDir = (repo: Repo) => path.join(path.dirname(repo.gcPidFile), 'objects', 'pack');
+const packDir = (repo: Repo) => path.join(path.dirname(repo.gcPidFile), 'objects', 'pack');
 
 /** The names of git's temporary packs (`tmp_pack_*`, `tmp_idx_*`) in the pack folder now. */
 export async function temporaryPacks(repo: Repo): Promise<Set<string>> {

@@ -1,6 +1,6 @@
 import type { Entry } from '../model/entry';
 import type { Api } from '../api/client';
-import { formatBytes } from '../diff/FileDiff';
+import { formatBytes } from '../model/bytes';
 import { ImageCompare } from '../renders/image/ImageCompare';
 
 const IMAGE = /\.(png|jpe?g|gif|webp|avif|bmp|ico)$/i;

@@ -1,5 +1,5 @@
 import type { Note } from '../../schemas/notes';
-import { linesLabel, parseNoteKey } from '../model/note-keys';
+import { linesLabel, parseNoteKey } from '../../shared/note-keys';
 import { Visible } from './Visible';
 
 /** On a card that lists `addresses`: the notes it answers, each by its title, its quoted line, and its words. */

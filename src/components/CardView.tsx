@@ -3,7 +3,7 @@ import type { Entry } from '../model/entry';
 import type { Api } from '../api/client';
 import type { DiffFormat } from '../diff/diff2html';
 import type { Detail } from '../model/detail';
-import { cardKey } from '../model/note-keys';
+import { cardKey } from '../../shared/note-keys';
 import { useRender } from '../renders/useRender';
 import type { CardOrigins } from '../state/useCardRounds';
 import type { NotesApi } from '../state/useNotes';

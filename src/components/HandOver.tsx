@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Waiting } from '../../schemas/api';
 import type { HandOver as HandOverRecord } from '../../schemas/notes';
 import type { Api } from '../api/client';
-import { pendingHandOver, type RoundMark } from '../model/handover';
+import { pendingHandOver, type RoundMark } from '../../shared/handover';
 import type { NotesApi } from '../state/useNotes';
 import './handover.css';
 

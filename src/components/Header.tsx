@@ -1,10 +1,10 @@
 import { useContext, useEffect, useRef, useState } from 'react';
 import type { Note } from '../../schemas/notes';
 import type { DiffFormat } from '../diff/diff2html';
-import { parseNoteKey } from '../model/note-keys';
-import { openNotesPrompt, type NotesContext } from '../model/prompt';
+import { parseNoteKey } from '../../shared/note-keys';
+import { openNotesPrompt, type NotesContext } from '../../shared/prompt';
 import { DiffsContext } from '../state/diffs';
-import { openNotes, type Thread } from '../model/threads';
+import { openNotes, type Thread } from '../../shared/threads';
 import { useHeaderHeight } from '../state/useHeaderHeight';
 
 interface Props {

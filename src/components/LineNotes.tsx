@@ -1,9 +1,9 @@
 import type { RefObject } from 'react';
 import type { Entry } from '../model/entry';
 import type { LineExtra } from '../diff/ChunkView';
-import { lineAnchor, type DiffLine } from '../model/diff-lines';
-import { placeLineNote } from '../model/line-notes';
-import { linesLabel, parseNoteKey, type Side } from '../model/note-keys';
+import { lineAnchor, type DiffLine } from '../../shared/diff-lines';
+import { placeLineNote } from '../../shared/line-notes';
+import { linesLabel, parseNoteKey, type Side } from '../../shared/note-keys';
 import type { NotesApi } from '../state/useNotes';
 import { NoteBox } from './NoteBox';
 import { Visible } from './Visible';

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { EarlierText } from '../../schemas/notes';
-import type { Thread } from '../model/threads';
+import type { Thread } from '../../shared/threads';
 import { Visible } from './Visible';
 import './loop.css';
 

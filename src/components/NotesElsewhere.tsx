@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import type { Entry } from '../model/entry';
-import { linesLabel, parseNoteKey, type NoteTarget } from '../model/note-keys';
+import { linesLabel, parseNoteKey, type NoteTarget } from '../../shared/note-keys';
 import type { NotesApi } from '../state/useNotes';
 import { NoteBox } from './NoteBox';
 import { Visible } from './Visible';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Card } from '../../schemas/cards';
-import type { Thread } from '../model/threads';
+import type { Thread } from '../../shared/threads';
 import type { CardOrigins } from '../state/useCardRounds';
 import './handover.css';
 
@@ -47,7 +47,7 @@ export function RoundArrived({ round, generated, cards, origins, threads, onShow
 }
 
 /** Ids of the cards new in the round on screen, in cards.json order. */
-export function newCards(cards: Card[], origins: CardOrigins | null): string[] {
+function newCards(cards: Card[], origins: CardOrigins | null): string[] {
   if (!origins) return [];
   return cards.filter((card) => origins.roundOf(card.id) === origins.round).map((card) => card.id);
 }

@@ -1,8 +1,9 @@
+import { formatBytes } from '../model/bytes';
 import { useContext, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { Mark } from '../../schemas/cards';
 import type { Entry, LoadedEntry } from '../model/entry';
 import { sessionToken, type Api } from '../api/client';
-import { formatPlace } from '../model/place';
+import { formatPlace } from '../../shared/place';
 import { BinaryView } from '../components/BinaryView';
 import { ApartLineNotes, lineNoteKeys, placeLineNotes } from '../components/LineNotes';
 import { CopyPath } from '../components/CopyPath';
@@ -12,9 +13,9 @@ import { FileCommits, PathStates } from '../components/Provenance';
 import { ThreadsContext } from '../components/NoteThread';
 import { Visible } from '../components/Visible';
 import { invisibleWarning } from '../model/invisible';
-import { diffLines, findLine, lineAnchor } from '../model/diff-lines';
-import { placeMarks } from '../model/marks';
-import { fileKey, lineKey } from '../model/note-keys';
+import { diffLines, findLine, lineAnchor } from '../../shared/diff-lines';
+import { placeMarks } from '../../shared/marks';
+import { fileKey, lineKey } from '../../shared/note-keys';
 import type { LineRange } from '../model/line-range';
 import { useFold } from '../state/folding';
 import { revealTarget, useTargetIn } from '../state/target';
@@ -26,7 +27,7 @@ import { useWhitespace, type WhitespaceState } from './useWhitespace';
 import { useViewSettings } from '../state/settings';
 import type { LineExtra } from './ChunkView';
 import type { DiffFormat } from './diff2html';
-import { countLines } from '../model/diff-lines';
+import { countLines } from '../../shared/diff-lines';
 import { useDiff } from '../state/diffs';
 import { diffLineCount, estimateFileHeight, HUGE_CHARS, HUGE_LINES, startsOpen } from './estimate';
 import { NEAR, useNearViewport } from './useNearViewport';
@@ -448,10 +449,4 @@ function MarkNote({ text, cardId }: { text: string; cardId: string }) {
       </span>
     </div>
   );
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }

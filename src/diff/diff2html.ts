@@ -23,7 +23,7 @@ export interface Chunk {
 }
 
 /** Lines per chunk: one chunk renders in a few milliseconds. */
-export const CHUNK_LINES = 60;
+const CHUNK_LINES = 60;
 
 /**
  * Parses a material diff. diff2html drops `\ No newline at end of file` lines and
@@ -100,7 +100,7 @@ export function groupHasLine(group: DiffGroup, side: '+' | '-', line: number): b
 }
 
 /** Lines per group: files longer than this are parsed a group at a time, when it comes near. */
-export const GROUP_LINES = 20 * CHUNK_LINES;
+const GROUP_LINES = 20 * CHUNK_LINES;
 
 /**
  * Cuts a material diff into groups of whole hunks of at least `size` lines (the last may be

@@ -1,5 +1,5 @@
 import type { Entry } from '../model/entry';
-import { countLines } from '../model/diff-lines';
+import { countLines } from '../../shared/diff-lines';
 import { ROW_HEIGHT } from './rows';
 
 /** Files this many diff lines long start folded, with their size shown. */
@@ -52,6 +52,6 @@ export function diffLineCount(entry: Entry): number {
 }
 
 /** Characters of a file's diff, at hand or not. */
-export function diffChars(entry: Entry): number {
+function diffChars(entry: Entry): number {
   return entry.diff !== undefined ? (entry.diff?.length ?? 0) : (entry.chars ?? 0);
 }

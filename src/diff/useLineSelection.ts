@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
-import type { DiffLine } from '../model/diff-lines';
+import type { DiffLine } from '../../shared/diff-lines';
 import { rangeBetween, type LineRange } from '../model/line-range';
 import type { DiffFormat } from './diff2html';
 import { LINE_NUMBER_CELL, lineOfCell, numberOnSide, type Side } from './rows';

@@ -45,7 +45,7 @@ export function parseHunks(diff: string): Hunk[] {
 }
 
 /** The first new-side line after a hunk. */
-export function newEnd(hunk: Hunk): number {
+function newEnd(hunk: Hunk): number {
   return hunk.newFirst + counts(hunk.lines).new;
 }
 

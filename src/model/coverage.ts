@@ -2,7 +2,7 @@ import type { Card, Intent } from '../../schemas/cards';
 import type { Entry } from './entry';
 
 /** The order the intent groups appear in: what can hurt first, tidying last. */
-export const INTENT_ORDER: Intent[] = ['risk', 'behavior', 'structure', 'cleanup', 'assets'];
+const INTENT_ORDER: Intent[] = ['risk', 'behavior', 'structure', 'cleanup', 'assets'];
 
 export interface Coverage {
   /** Changed files referenced by at least one card. */

@@ -6,7 +6,7 @@ export type Detail = 'folded' | 'summary' | 'full';
 const LEVELS: Detail[] = ['folded', 'summary', 'full'];
 
 /** Where each intent starts before the reader has taught anything: what can hurt opens, tidying folds. */
-export const DEFAULT_DETAIL: Record<Intent, Detail> = {
+const DEFAULT_DETAIL: Record<Intent, Detail> = {
   risk: 'full',
   behavior: 'full',
   structure: 'summary',

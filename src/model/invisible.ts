@@ -48,7 +48,7 @@ const NAMES: Record<number, string> = {
 
 /** Every such character, tag characters (U+E0000–U+E007F) included. */
 // The class names each character by its code point; some are combining marks, which is the point.
-export const INVISIBLE =
+const INVISIBLE =
   // eslint-disable-next-line no-misleading-character-class
   /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 

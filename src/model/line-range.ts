@@ -1,5 +1,5 @@
-import type { DiffLine } from './diff-lines';
-import type { Side } from './note-keys';
+import type { DiffLine } from '../../shared/diff-lines';
+import type { Side } from '../../shared/note-keys';
 
 /** Lines `from` to `to` of one side of a file's diff (one line when they are equal). */
 export interface LineRange {

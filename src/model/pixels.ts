@@ -1,6 +1,6 @@
 import { fits, type FrameOutside, type Side, type Size } from '../../schemas/drawing-faults';
 
-export type { FrameOutside, Side, Size };
+export type { FrameOutside, Size };
 
 /**
  * Pixel comparison for the image render: plain functions over RGBA bytes (the shape of a

@@ -33,7 +33,7 @@ export interface TreeCell {
 }
 
 /** One row of the side-by-side drawing; a side is null when the row belongs to the other side only. */
-export interface TreeRow {
+interface TreeRow {
   before: TreeCell | null;
   after: TreeCell | null;
 }
@@ -62,7 +62,7 @@ interface Placed {
 }
 
 /** Finds each entry's parent (the nearest shallower row above it) and the depth jumps on the way. */
-export function placeEntries(entries: TreeEntry[], side: TreeSide): { nodes: Placed[]; jumps: DepthJump[] } {
+function placeEntries(entries: TreeEntry[], side: TreeSide): { nodes: Placed[]; jumps: DepthJump[] } {
   const nodes: Placed[] = [];
   const jumps: DepthJump[] = [];
   const stack: number[] = [];
@@ -88,7 +88,7 @@ function listed<K, V>(map: Map<K, V[]>, key: K): V[] {
 }
 
 /** Pairs before-nodes with after-nodes; returns after-index by before-index (-1: unpaired). */
-export function pairNodes(before: Placed[], after: Placed[]): number[] {
+function pairNodes(before: Placed[], after: Placed[]): number[] {
   const toAfter = before.map(() => -1);
   const taken = after.map(() => false);
   const pair = (b: number, a: number) => {
@@ -135,7 +135,7 @@ export function pairNodes(before: Placed[], after: Placed[]): number[] {
  * Indices (into `pairs`, sorted by before-position) of the heaviest run of pairs whose
  * after-positions increase with their before-positions: the pairs that share a row.
  */
-export function alignedPairs(pairs: Array<[number, number]>, weights: number[]): Set<number> {
+function alignedPairs(pairs: Array<[number, number]>, weights: number[]): Set<number> {
   // Fenwick tree over after-positions holding the best run ending at or below each position.
   const size = pairs.reduce((max, [, a]) => Math.max(max, a + 1), 0);
   const tree: Array<{ total: number; at: number }> = Array.from({ length: size + 1 }, () => ({ total: 0, at: -1 }));

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 
 /** Rows drawn at first, and drawn more per click: a table of 38,000 rows must not put them all in the page. */
-export const ROWS_STEP = 200;
+const ROWS_STEP = 200;
 
 /** How many of `total` rows are drawn, and a way to draw the next step. */
 export function useShownRows(total: number): { shown: number; more: () => void } {

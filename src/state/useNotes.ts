@@ -28,8 +28,6 @@ export type NoteStatus =
   /** A note this tab saved is no longer in notes.json (the file was replaced, or the note removed elsewhere). */
   | { state: 'gone'; onDisk: Note | null };
 
-export type { NoteBody };
-
 export interface NotesApi {
   /** Notes as the server has them, with this tab's saved notes and unsent drafts laid over them (a null-prototype record). */
   notes: Record<string, Note>;

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { formatPlace, parsePlace, type Place } from '../model/place';
+import { formatPlace, parsePlace, type Place } from '../../shared/place';
 
 /**
  * Keeps the URL fragment saying where the reader is (beside the token), one history entry

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { lstat, mkdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentsSection, BEGIN, END, withSection } from '../../server/skill';
+import { agentsSection, BEGIN, END, withSection } from '../../server/cli/skill';
 import { assertBuilt, gitRepo, projectRoot, removeTemporaryFolders, runCli, temporaryFolder } from '../helpers/cli';
 
 beforeAll(assertBuilt);

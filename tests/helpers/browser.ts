@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { launchBrowser } from './find-browser';
 import { startLive } from './server';
 
-export const PROJECT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const PROJECT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = path.join(PROJECT, 'dist/server/cli.js');
 export const FIXTURES = path.join(PROJECT, 'fixtures');
 export const SCREENSHOTS = path.join(PROJECT, 'tests/e2e/screenshots');

@@ -16,7 +16,7 @@ import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
 /** The variable naming a Chromium or Chrome executable; it wins over every other place. */
 export const BROWSER_VARIABLE = 'INVOLUT_CHROMIUM';
 
-export const LAUNCH_ARGS = [
+const LAUNCH_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',

@@ -22,8 +22,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { Material, type MaterialEntry } from '../../schemas/material';
-import type { BaseOptions } from '../../server/emit/base';
-import { emitRound, type RoundSummary } from '../../server/emit/material';
+import type { BaseOptions } from '../../server/round/base';
+import { emitRound, type RoundSummary } from '../../server/round/material';
 import { openRepo } from '../../server/git/repo';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

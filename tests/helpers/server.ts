@@ -10,14 +10,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { ChangedEvent } from '../../schemas/api';
-import { createApp } from '../../server/app';
-import { EventHub } from '../../server/event-hub';
+import { createApp } from '../../server/serve/app';
+import { EventHub } from '../../server/serve/event-hub';
 import { openRepo } from '../../server/git/repo';
-import { DraftsStore } from '../../server/drafts-store';
-import { NotesStore } from '../../server/notes-store';
-import { reviewDir } from '../../server/review-dir';
-import { ReviewFiles } from '../../server/review-files';
-import { hashToken } from '../../server/security';
+import { DraftsStore } from '../../server/review/drafts-store';
+import { NotesStore } from '../../server/review/notes-store';
+import { reviewDir } from '../../server/review/review-dir';
+import { ReviewFiles } from '../../server/review/review-files';
+import { hashToken } from '../../server/serve/security';
 
 export const PROJECT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const CLI = path.join(PROJECT, 'dist/server/cli.js');
@@ -80,9 +80,9 @@ export function runRounds(repo: Repo, env = childEnv()): void {
 }
 
 export const TOKEN = 'test-token-0123456789';
-export const PORT = 4747;
-export const HOST = `127.0.0.1:${PORT}`;
-export const ORIGIN = `http://${HOST}`;
+const PORT = 4747;
+const HOST = `127.0.0.1:${PORT}`;
+const ORIGIN = `http://${HOST}`;
 
 /** The app as `createApp` builds it, for `inject` (no port is opened). */
 export async function injectApp(repo: Repo, webRoot: string | null = null): Promise<FastifyInstance> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPlace, linkTo, parsePlace, placeOfNote } from '../../src/model/place';
+import { formatPlace, linkTo, parsePlace, placeOfNote } from '../../shared/place';
 import { flatMatches, matchSummary, stepIndex } from '../../src/model/search';
 
 describe('the place in the URL fragment', () => {

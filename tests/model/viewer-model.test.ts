@@ -4,13 +4,13 @@ import type { MaterialEntry } from '../../schemas/material';
 import { budget } from '../../src/model/budget';
 import { continuations, coverage, coverageLine, groupByIntent } from '../../src/model/coverage';
 import { learn, startingDetail } from '../../src/model/detail';
-import { diffLines, findLine, lineAnchor } from '../../src/model/diff-lines';
+import { diffLines, findLine, lineAnchor } from '../../shared/diff-lines';
 import { fileTree, treeMove, treeOrder, visibleRows } from '../../src/model/file-tree';
-import { placeMarks } from '../../src/model/marks';
-import { cardKey, fileKey, lineKey, parseNoteKey } from '../../src/model/note-keys';
-import { placeLineNote } from '../../src/model/line-notes';
-import { notesPrompt } from '../../src/model/prompt';
-import { noteThreads, openNotes } from '../../src/model/threads';
+import { placeMarks } from '../../shared/marks';
+import { cardKey, fileKey, lineKey, parseNoteKey } from '../../shared/note-keys';
+import { placeLineNote } from '../../shared/line-notes';
+import { notesPrompt } from '../../shared/prompt';
+import { noteThreads, openNotes } from '../../shared/threads';
 import { rangeBetween } from '../../src/model/line-range';
 
 const entry = (ref: string, extra: Partial<MaterialEntry> = {}): MaterialEntry => ({

@@ -7,10 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Material, type MaterialEntry } from '../../schemas/material';
-import { MaterialIndex, statSignature } from '../../server/material-index';
-import { readMaterial } from '../../server/material-read';
-import { reviewDir } from '../../server/review-dir';
-import { ReviewFiles } from '../../server/review-files';
+import { MaterialIndex, statSignature } from '../../server/review/material-index';
+import { readMaterial } from '../../server/review/material-read';
+import { reviewDir } from '../../server/review/review-dir';
+import { ReviewFiles } from '../../server/review/review-files';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'involut-index-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

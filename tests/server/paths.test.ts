@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkRelativePath, decodeTail, insideFolder, PathRefused } from '../../server/paths';
+import { checkRelativePath, decodeTail, insideFolder, PathRefused } from '../../server/serve/paths';
 
 const refused = (fn: () => unknown) => expect(fn).toThrow(PathRefused);
 

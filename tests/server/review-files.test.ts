@@ -1,8 +1,8 @@
 import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { jsonErrorOffset } from '../../server/json-position';
-import { parseJson, readSettled } from '../../server/review-files';
+import { jsonErrorOffset } from '../../server/review/json-position';
+import { parseJson, readSettled } from '../../server/review/review-files';
 import { removeTempDirs, sleep, tempDir } from '../helpers/server';
 
 afterAll(removeTempDirs);

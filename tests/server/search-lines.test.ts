@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Lines, SearchResult } from '../../schemas/api';
-import { COUNT_CAP } from '../../server/search';
+import { COUNT_CAP } from '../../server/serve/search';
 import { injectApp, makeRepo, PROJECT, removeTempDirs, runRounds, viewerHeaders, type Repo } from '../helpers/server';
 
 const numbered = (name: string, n: number) =>

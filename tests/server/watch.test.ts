@@ -2,10 +2,10 @@ import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileS
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ReviewFile } from '../../schemas/api';
-import { NotesStore } from '../../server/notes-store';
-import { reviewDir } from '../../server/review-dir';
-import { ReviewFiles, sha256 } from '../../server/review-files';
-import { ReviewWatcher, type WatchOptions } from '../../server/watch';
+import { NotesStore } from '../../server/review/notes-store';
+import { reviewDir } from '../../server/review/review-dir';
+import { ReviewFiles, sha256 } from '../../server/review/review-files';
+import { ReviewWatcher, type WatchOptions } from '../../server/serve/watch';
 import { removeTempDirs, sleep, tempDir } from '../helpers/server';
 
 const open: ReviewWatcher[] = [];

@@ -9,13 +9,13 @@ import type { GraphEdge, GraphPayload, GraphState } from '../../../schemas/rende
 export type Graph = GraphPayload['graph'];
 
 /** A node as it will be drawn (the first of any nodes sharing its id). */
-export interface CheckedNode {
+interface CheckedNode {
   id: string;
   label: string;
   state: GraphState | null;
 }
 
-export interface CheckedEdge {
+interface CheckedEdge {
   from: string;
   to: string;
   label: string | null;
@@ -66,24 +66,24 @@ export function stateCounts(graph: Pick<CheckedGraph, 'nodes' | 'edges'>): State
 export const MAX_NODES = 2000;
 
 // ELK's JSON graph, only the parts this render writes and reads.
-export interface ElkBox {
+interface ElkBox {
   x?: number;
   y?: number;
   width: number;
   height: number;
 }
-export interface ElkLabelJson extends ElkBox {
+interface ElkLabelJson extends ElkBox {
   text: string;
 }
-export interface ElkSection {
+interface ElkSection {
   startPoint: { x: number; y: number };
   endPoint: { x: number; y: number };
   bendPoints?: Array<{ x: number; y: number }>;
 }
-export interface ElkNodeJson extends ElkBox {
+interface ElkNodeJson extends ElkBox {
   id: string;
 }
-export interface ElkEdgeJson {
+interface ElkEdgeJson {
   id: string;
   sources: string[];
   targets: string[];
@@ -101,20 +101,20 @@ export interface ElkGraphJson {
 
 /** Width of a text in pixels at the drawing's font; the viewer measures, tests estimate. */
 export type Measure = (text: string) => number;
-export const estimateWidth: Measure = (text) => text.length * 7;
+const estimateWidth: Measure = (text) => text.length * 7;
 
-export const NODE_HEIGHT = 30;
+const NODE_HEIGHT = 30;
 const NODE_PAD = 12;
 const LABEL_HEIGHT = 16;
 /** Longer labels are cut with an ellipsis; the whole one is in the node's tooltip. */
 const MAX_LABEL = 48;
 
-export function shortLabel(label: string): string {
+function shortLabel(label: string): string {
   return label.length > MAX_LABEL ? `${label.slice(0, MAX_LABEL - 1)}…` : label;
 }
 
 /** The text a node shows: its state's sign, then its (possibly shortened) label. */
-export function nodeText(node: CheckedNode): string {
+function nodeText(node: CheckedNode): string {
   return node.state ? `${STATE_SIGN[node.state]} ${shortLabel(node.label)}` : shortLabel(node.label);
 }
 
@@ -123,7 +123,7 @@ export function nodeText(node: CheckedNode): string {
  * time: at 2,000 nodes the default (7) takes twice as long as 1 (STACK.md §8.4), so
  * big graphs get 2.
  */
-export function layoutOptions(nodeCount: number): Record<string, string> {
+function layoutOptions(nodeCount: number): Record<string, string> {
   return {
     'elk.algorithm': 'layered',
     'elk.direction': 'RIGHT',
@@ -165,12 +165,12 @@ export function elkInput(graph: CheckedGraph, measure: Measure = estimateWidth):
   };
 }
 
-export function edgeText(edge: CheckedEdge): string {
+function edgeText(edge: CheckedEdge): string {
   const label = shortLabel(edge.label ?? '');
   return edge.state ? `${STATE_SIGN[edge.state]} ${label}` : label;
 }
 
-export interface DrawnNode extends CheckedNode {
+interface DrawnNode extends CheckedNode {
   /** The state's sign ('' when unchanged), then the label as shown (shortened), then both. */
   sign: string;
   short: string;
@@ -181,7 +181,7 @@ export interface DrawnNode extends CheckedNode {
   h: number;
 }
 
-export interface DrawnEdge extends CheckedEdge {
+interface DrawnEdge extends CheckedEdge {
   key: string;
   /** SVG path data through ELK's sections, in drawing coordinates. */
   path: string;

@@ -10,7 +10,7 @@ export type LayoutState =
   | { phase: 'failed'; message: string };
 
 /** The SVG text's font (see `.inv-graph` in styles.css), so ELK sizes nodes to fit their labels. */
-export const GRAPH_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const GRAPH_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 
 let canvas: CanvasRenderingContext2D | null | undefined;
 const measure: Measure = (text) => {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Entry } from '../../model/entry';
 import type { ImageFrame } from '../../../schemas/renders/image';
 import type { Api } from '../../api/client';
-import { formatBytes } from '../../diff/FileDiff';
+import { formatBytes } from '../../model/bytes';
 import { zoomToFit, type ChangeMask, type Size } from '../../model/pixels';
 import { sizeText } from '../../../schemas/drawing-faults';
 import { Frames, pixelCount } from './Frames';

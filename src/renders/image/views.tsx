@@ -12,7 +12,7 @@ export interface PairProps {
 }
 
 /** Enlarged pixels stay square and sharp; shrunk images are smoothed so they stay legible. */
-export const crisp = (zoom: number) => (zoom > 1 ? ' inv-img-crisp' : '');
+const crisp = (zoom: number) => (zoom > 1 ? ' inv-img-crisp' : '');
 
 /** One image at `zoom`; the checkerboard behind it shows through transparent pixels. */
 export function Picture({ image, size, zoom, alt }: { image: LoadedImage; size: Size; zoom: number; alt: string }) {

@@ -1,4 +1,0 @@
-export * from './material';
-export * from './cards';
-export * from './notes';
-export * from './config';
