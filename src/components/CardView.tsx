@@ -6,7 +6,7 @@ import type { Detail } from '../model/detail';
 import { cardKey } from '../../shared/note-keys';
 import { useRender } from '../renders/useRender';
 import type { CardOrigins } from '../state/useCardRounds';
-import type { NotesApi } from '../state/useNotes';
+import type { NotesApi } from '../state/notes-api';
 import type { SinceLastView } from '../state/useSinceLast';
 import { CardAddresses } from './CardAddresses';
 import { CardFields } from './CardFields';

@@ -3,7 +3,7 @@ import type { Waiting } from '../../schemas/api';
 import type { HandOver as HandOverRecord } from '../../schemas/notes';
 import type { Api } from '../api/client';
 import { pendingHandOver, type RoundMark } from '../../shared/handover';
-import type { NotesApi } from '../state/useNotes';
+import type { NotesApi } from '../state/notes-api';
 import './handover.css';
 
 interface Props {

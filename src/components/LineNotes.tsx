@@ -4,7 +4,7 @@ import type { LineExtra } from '../diff/ChunkView';
 import { lineAnchor, type DiffLine } from '../../shared/diff-lines';
 import { placeLineNote } from '../../shared/line-notes';
 import { linesLabel, parseNoteKey, type Side } from '../../shared/note-keys';
-import type { NotesApi } from '../state/useNotes';
+import type { NotesApi } from '../state/notes-api';
 import { NoteBox } from './NoteBox';
 import { Visible } from './Visible';
 

@@ -1,6 +1,6 @@
 import { useContext, useEffect, useRef, useState } from 'react';
 import type { Note, NoteKind } from '../../schemas/notes';
-import type { NotesApi, NoteStatus } from '../state/useNotes';
+import type { NotesApi, NoteStatus } from '../state/notes-api';
 import { invisibleWarning } from '../model/invisible';
 import { NoteChoice } from './NoteChoice';
 import { Visible } from './Visible';

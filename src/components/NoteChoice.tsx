@@ -1,4 +1,4 @@
-import type { NotesApi, NoteStatus } from '../state/useNotes';
+import type { NotesApi, NoteStatus } from '../state/notes-api';
 import { Visible } from './Visible';
 
 interface Props {

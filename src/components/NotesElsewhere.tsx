@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { Entry } from '../model/entry';
 import { linesLabel, parseNoteKey, type NoteTarget } from '../../shared/note-keys';
-import type { NotesApi } from '../state/useNotes';
+import type { NotesApi } from '../state/notes-api';
 import { NoteBox } from './NoteBox';
 import { Visible } from './Visible';
 

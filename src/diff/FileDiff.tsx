@@ -19,7 +19,7 @@ import { fileKey, lineKey } from '../../shared/note-keys';
 import type { LineRange } from '../model/line-range';
 import { useFold } from '../state/folding';
 import { revealTarget, useTargetIn } from '../state/target';
-import type { NotesApi } from '../state/useNotes';
+import type { NotesApi } from '../state/notes-api';
 import { ChunkedDiff } from './ChunkedDiff';
 import { ContextBar } from './ContextBar';
 import { useExpandedContext } from './useExpandedContext';
