@@ -7,9 +7,10 @@ import type { Repo } from '../git/repo';
 /**
  * Whether the working state differs from a captured tree, found without writing an
  * object, a pack, a ref or the real index: against the index the capture kept (see
- * `capturedIndex`), `git diff --quiet` tells whether a captured file changed (git compares
+ * `capturedIndex`), `git diff --name-only` lists the captured files that changed (git compares
  * the bytes of files whose stat data moved, and may refresh that index's stat data, which
- * is Involut's own file) and `ls-files` lists the files a capture would now add. Null when
+ * is Involut's own file) and `ls-files` lists the files a capture would now add; a withheld
+ * path in either list does not count. Null when
  * that index is not there (the tree was captured elsewhere, or by an older Involut).
  * Withheld files never enter a capture, so their working copies say nothing about it.
  */
