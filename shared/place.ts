@@ -45,10 +45,12 @@ export function placeOfNote(key: string): Place {
   return { mode: 'raw', file: target.ref, line: { side: target.side, number: target.line } };
 }
 
-/** A viewer URL (`http://…/#token=…`) pointed at a place. */
+/**
+ * A viewer URL (`http://…/#token=…`) pointed at a place, without the session token: a link
+ * is pasted into prompts and logs, and the browser that opened the viewer keeps the token.
+ */
 export function linkTo(viewerUrl: string, place: Place): string {
   const url = new URL(viewerUrl);
-  const token = new URLSearchParams(url.hash.slice(1)).get('token') ?? '';
-  url.hash = formatPlace(token, place);
+  url.hash = formatPlace('', place);
   return url.toString();
 }

@@ -23,12 +23,18 @@ import type {
   WhitespaceDiff,
 } from '../../schemas/api';
 
-/** The session token the server put in the URL fragment (`#token=…`); kept for this tab's reloads. */
+/**
+ * The session token the server put in the URL fragment (`#token=…`), kept for this tab's
+ * reloads and for this server's other tabs: a link Involut prints (`involut notes`) carries
+ * no token, and opens in the browser that has the viewer open.
+ */
 export function sessionToken(): string {
   const fromHash = new URLSearchParams(window.location.hash.slice(1)).get('token');
-  const kept = sessionStorage.getItem('involut:token');
-  if (fromHash && fromHash !== kept) sessionStorage.setItem('involut:token', fromHash);
-  return fromHash || (kept ?? '');
+  if (fromHash) {
+    sessionStorage.setItem('involut:token', fromHash);
+    localStorage.setItem('involut:token', fromHash);
+  }
+  return fromHash || sessionStorage.getItem('involut:token') || localStorage.getItem('involut:token') || '';
 }
 
 /** What an answer whose body is not JSON reads as. */

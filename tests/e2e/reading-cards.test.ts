@@ -132,13 +132,25 @@ describe('cards with the reading tools', () => {
 describe('a page opened without its key', () => {
   it('says to open the URL involut printed, which carries the key, not that the server is down', async () => {
     const { page, url } = await open('review-reading');
-    const keyless = await page.context().newPage();
+    // Another browser (a context of its own) has never seen the key.
+    const elsewhere = await page.context().browser()!.newContext();
+    const keyless = await elsewhere.newPage();
     await keyless.goto(new URL(url).origin + '/');
     const banner = keyless.locator('.inv-banner-error');
     await eventually(() => text(banner)).toContain(
       'open the URL `involut` printed in its terminal, which carries the key',
     );
     expect(await text(banner)).not.toContain('cannot be reached');
-    await keyless.close();
+    await elsewhere.close();
+  });
+
+  it('opens a link without the key (as `involut notes` prints it) where it points, in the browser that has the viewer open', async () => {
+    const { page, url } = await open('review-reading');
+    const link = await page.context().newPage();
+    await link.goto(`${new URL(url).origin}/#mode=cards&card=c_greet`);
+    await eventually(() => link.locator('article[data-card-id="c_greet"]').isVisible()).toBe(true);
+    expect(await link.locator('.inv-banner-error').count()).toBe(0);
+    expect(await link.locator('nav.inv-sidebar [aria-current="true"]').textContent()).toContain(titleOf('c_greet'));
+    await link.close();
   });
 });
