@@ -204,6 +204,26 @@ describe('involut notes', () => {
   });
 });
 
+describe('the rounds summary', () => {
+  it('says how many notes are still open once the round is captured, and nothing without notes', async () => {
+    const { dir: repo } = await gitRepo();
+    await writeFile(path.join(repo, 'x.txt'), 'x\n');
+    const first = await runCli(['rounds'], { cwd: repo });
+    expect(first.stdout).not.toContain('  notes ');
+    await writeFile(path.join(repo, '.review', 'cards.json'), JSON.stringify(CARDS));
+    await writeFile(path.join(repo, '.review', 'notes.json'), JSON.stringify(NOTES));
+    await writeFile(path.join(repo, 'x.txt'), 'y\n');
+    // c_3 answers c_2 (written before this round); its other note was written after, so it stays open.
+    const second = await runCli(['rounds'], { cwd: repo });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(
+      /^ {2}notes {5}5 open: `.*notes` shows them; a card answers one by naming it in `addresses`$/m,
+    );
+    const json = await runCli(['rounds', '--json'], { cwd: repo });
+    expect(JSON.parse(json.stdout).open_notes).toBe(5);
+  });
+});
+
 describe('involut notes without notes.json', () => {
   it('says "No open notes." and --json prints an empty notes file', async () => {
     const { dir: repo } = await gitRepo();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { InvolutError } from '../errors';
 import { runnable } from '../invocation';
 import { openRepo } from '../../git/repo';
+import { reviewDir } from '../../review/review-dir';
 import { emitRound, recordBegin, type RoundSummary } from '../../round/material';
 import type { Output } from '../output';
 
@@ -44,13 +45,28 @@ export async function rounds(flags: RoundsFlags, out: Output): Promise<void> {
   const running = import('../../serve/running-servers')
     .then(({ findRunningServer }) => findRunningServer(repo.root))
     .catch(() => null);
+  // How many notes are open, read once the round is captured; its module loads zod, so it loads meanwhile.
+  const notesModule = import('../../review/open-notes');
   const summary = await round;
   for (const warning of summary.warnings) out.warn(warning);
-  const viewer = (await running)?.url;
-  out.result({ ...jsonRound(summary), ...(viewer ? { viewer } : {}) }, () => [
-    ...describeRound(summary, repo.root),
-    ...(viewer ? [`  viewer    ${viewer}`] : []),
+  const [viewer, open] = await Promise.all([
+    running.then((server) => server?.url),
+    notesModule.then(({ openNoteCount }) => openNoteCount(reviewDir(repo.root))).catch(() => null),
   ]);
+  out.result(
+    { ...jsonRound(summary), ...(open !== null ? { open_notes: open } : {}), ...(viewer ? { viewer } : {}) },
+    () => [
+      ...describeRound(summary, repo.root),
+      ...(open
+        ? [
+            runnable(
+              `  notes     ${open} open: \`involut notes\` shows them; a card answers one by naming it in \`addresses\``,
+            ),
+          ]
+        : []),
+      ...(viewer ? [`  viewer    ${viewer}`] : []),
+    ],
+  );
 }
 
 export function jsonRound(s: RoundSummary) {
