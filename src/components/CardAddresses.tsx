@@ -24,7 +24,15 @@ function AddressedNote({ noteKey, note }: { noteKey: string; note: Note | undefi
   const where =
     target.kind === 'line' ? `${target.ref} ${linesLabel(target)}` : target.kind === 'file' ? target.ref : null;
   if (!note) {
-    return <span className="inv-muted">a note no longer in notes.json ({noteKey})</span>;
+    // The viewer cannot tell a note removed from one that never was: it names the key as unknown.
+    return (
+      <span className="inv-muted">
+        an unknown note: no note in notes.json has the key{' '}
+        <code>
+          <Visible text={noteKey} />
+        </code>
+      </span>
+    );
   }
   return (
     <>

@@ -17,6 +17,37 @@ const noteBox = (page: Page, label: string) => page.getByRole('textbox', { name:
 const fileOf = (page: Page, ref: string) => page.locator(`section.inv-file[data-ref=${JSON.stringify(ref)}]`);
 
 describe('notes', () => {
+  it('shows the notes a card answers by their words, and names a key no note has as unknown', async () => {
+    const cards = {
+      ...basic,
+      cards: basic.cards.map((c, i) => (i === 0 ? { ...c, addresses: ['file:src/middleware/auth.ts', 'c_never'] } : c)),
+    };
+    const { page } = await open('review-basic', {
+      cards: { text: JSON.stringify(cards) },
+      prepare: (repo) =>
+        repo.write(
+          '.review/notes.json',
+          JSON.stringify({
+            contract: 1,
+            notes: {
+              'file:src/middleware/auth.ts': {
+                title: 'src/middleware/auth.ts',
+                refs: ['src/middleware/auth.ts'],
+                text: 'Log the sign-out.',
+                at: '2000-01-01T00:00:00Z',
+              },
+            },
+          }),
+        ),
+    });
+    await nav(page).getByRole('button', { name: String(basic.cards[0]!.title) }).click();
+    const answers = page.locator(`article[data-card-id="${String(basic.cards[0]!.id)}"] .inv-addresses li`);
+    await eventually(() => texts(answers)).toEqual([
+      expect.stringContaining('Log the sign-out.'),
+      'an unknown note: no note in notes.json has the key c_never',
+    ]);
+  });
+
   it('saves a note typed on a card to notes.json, shows it again after a reload, and deletes it when cleared', async () => {
     const { page, repo, reload, screenshot } = await open('review-basic');
     const title = titleOf('c_signout');
