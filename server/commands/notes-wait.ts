@@ -47,7 +47,7 @@ export async function notesWait(flags: WaitFlags, out: Output): Promise<number> 
     const last = all.at(-1);
     return last !== undefined && newerThanRound(last, await latestRound(review));
   };
-  const outcome = await waitFor(review, due, flags.timeout * 1000);
+  const outcome = await waitFor(review, due, { timeoutMs: flags.timeout * 1000, signals: true });
   if (outcome === 'interrupted') return INTERRUPTED;
   if (outcome === 'timeout') {
     const message = runnable(`No hand-over in ${flags.timeout} s; run \`${flags.again}\` again to keep waiting.`);
@@ -58,26 +58,41 @@ export async function notesWait(flags: WaitFlags, out: Output): Promise<number> 
   return 0;
 }
 
+export interface WaitOptions {
+  /** Give up after this long; null: never. */
+  timeoutMs: number | null;
+  /** End as interrupted on SIGINT or SIGTERM (the CLI's waiter). */
+  signals: boolean;
+  /** End as interrupted when aborted (a waiter inside a longer process, the demo's agent). */
+  abort?: AbortSignal;
+}
+
 /**
  * Writes the presence record, then checks `due` on every change in `.review/` (and now and
- * then) until it holds, the time runs out or Ctrl-C; the record is removed on every way out.
+ * then) until it holds, the time runs out, Ctrl-C or the abort; the record is removed on
+ * every way out.
  */
-function waitFor(
+export function waitFor(
   review: ReviewDir,
   due: () => Promise<boolean>,
-  timeoutMs: number,
+  options: WaitOptions,
 ): Promise<'due' | 'timeout' | 'interrupted'> {
   return new Promise((resolve, reject) => {
+    if (options.abort?.aborted) return resolve('interrupted');
     let watcher: FSWatcher | null = null;
     let checking = false;
     let again = false;
     const timers: NodeJS.Timeout[] = [];
+    let ended = false;
     const end = (outcome: 'due' | 'timeout' | 'interrupted' | Error) => {
+      if (ended) return;
+      ended = true;
       watcher?.close();
       timers.forEach(clearTimeout);
       timers.forEach(clearInterval);
       process.off('SIGINT', interrupted);
       process.off('SIGTERM', interrupted);
+      options.abort?.removeEventListener('abort', interrupted);
       forgetWaiting(review, process.pid);
       if (outcome instanceof Error) reject(outcome);
       else resolve(outcome);
@@ -97,14 +112,18 @@ function waitFor(
         checking = false;
       }
     };
-    process.once('SIGINT', interrupted);
-    process.once('SIGTERM', interrupted);
+    if (options.signals) {
+      process.once('SIGINT', interrupted);
+      process.once('SIGTERM', interrupted);
+    }
+    options.abort?.addEventListener('abort', interrupted);
     writeWaiting(review, { pid: process.pid, since: localIsoTime() }).then(() => {
+      if (ended) return forgetWaiting(review, process.pid);
       watcher = watch(review.dir, { persistent: true }, (_event, name) => {
         if (name === 'notes.json' || name === 'material.json' || name === null) void check();
       });
       watcher.on('error', () => {}); // the poll below goes on
-      timers.push(setTimeout(() => end('timeout'), timeoutMs));
+      if (options.timeoutMs !== null) timers.push(setTimeout(() => end('timeout'), options.timeoutMs));
       timers.push(setInterval(() => void check(), POLL_MS));
       void check();
     }, reject);
@@ -112,7 +131,7 @@ function waitFor(
 }
 
 /** The hand-overs recorded in notes.json, oldest first; none when it is missing or does not parse yet. */
-async function handOvers(review: ReviewDir): Promise<HandOver[]> {
+export async function handOvers(review: ReviewDir): Promise<HandOver[]> {
   const read = await readSettled(review.notes, { maxWaitMs: 200 });
   if (read.bytes === null || 'error' in read) return [];
   const parsed = parseNotes(read.value);
