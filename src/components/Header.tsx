@@ -6,6 +6,7 @@ import { openNotesPrompt, type NotesContext } from '../model/prompt';
 import { DiffsContext } from '../state/diffs';
 import { openNotes, type Thread } from '../model/threads';
 import { useHeaderHeight } from '../state/useHeaderHeight';
+import './Header.css';
 
 interface Props {
   mode: 'cards' | 'raw';
@@ -89,11 +90,14 @@ export function Header({
           min <span className="inv-budget-need">· cards need {budget.total} </span>· {budget.fits} of {budget.cards} fit
         </label>
       )}
-      {handOver}
-      <CopyPrompt notes={notes} count={count} context={promptContext} />
-      <button type="button" className="inv-icon-button" aria-label="Keyboard shortcuts" onClick={onHelp}>
-        ?
-      </button>
+      {/* The loop's end of the bar: on a narrow window it wraps as one piece, kept to the right. */}
+      <div className="inv-header-end">
+        {handOver}
+        <CopyPrompt notes={notes} count={count} context={promptContext} />
+        <button type="button" className="inv-icon-button" aria-label="Keyboard shortcuts" onClick={onHelp}>
+          ?
+        </button>
+      </div>
     </header>
   );
 }
