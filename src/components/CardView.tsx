@@ -14,6 +14,7 @@ import { NoteBox } from './NoteBox';
 import { Visible } from './Visible';
 import { invisibleWarning } from '../model/invisible';
 import { Question, type Prediction } from './Question';
+import { QuestionMark } from './QuestionsWaiting';
 import { CardDiffs, CardRound } from './CardRound';
 
 export interface CardContext {
@@ -71,6 +72,22 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
       <Thread card={card} continuedBy={continuedBy} context={context} />
       <CardAddresses keys={card.addresses ?? []} notes={notes.notes} />
       {detail === 'folded' && <FoldedSummary card={card} files={refs.length} onOpen={() => onDetail('summary')} />}
+      {/* An "after" question is drawn only under the full diff: short of that, say it waits. */}
+      {question && !prediction && (detail === 'folded' || (detail === 'summary' && question.when === 'after')) && (
+        <p className="inv-question-waiting">
+          <QuestionMark />
+          <span>
+            <Visible text={question.text} />
+          </span>
+          <button
+            type="button"
+            className="inv-link"
+            onClick={() => onDetail(question.when === 'after' ? 'full' : 'summary')}
+          >
+            {question.when === 'after' ? 'Read the diff and answer' : 'Answer it'}
+          </button>
+        </p>
+      )}
       {dangling.length > 0 && <Dangling refs={dangling} from={earlierRound(card.id, context.origins)} />}
       {detail !== 'folded' && (
         <>

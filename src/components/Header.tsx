@@ -25,6 +25,8 @@ interface Props {
   options: React.ReactNode;
   /** The hand-over to the agent, and whether the agent waits or works. */
   handOver: React.ReactNode;
+  /** How many of the cards' questions wait for the reader's answer. */
+  questions?: React.ReactNode;
 }
 
 /** The top bar: mode, diff format, the daily budget, the notes hand-over, and help. */
@@ -41,6 +43,7 @@ export function Header({
   search,
   options,
   handOver,
+  questions,
 }: Props) {
   // Only open notes are handed over: answered and resolved ones leave the agent nothing to do.
   const count = openNotes(notes, promptContext.threads).length;
@@ -87,9 +90,13 @@ export function Header({
             aria-label="Daily budget in minutes"
             onChange={(e) => budget.onMinutes(Math.max(0, Number(e.target.value) || 0))}
           />{' '}
-          min <span className="inv-budget-need">· cards need {budget.total} </span>· {budget.fits} of {budget.cards} fit
+          min <span className="inv-budget-need">· cards need {budget.total} </span>
+          <span className="inv-budget-fits">
+            · {budget.fits} of {budget.cards} fit
+          </span>
         </label>
       )}
+      {questions}
       {/* The loop's end of the bar: on a narrow window it wraps as one piece, kept to the right. */}
       <div className="inv-header-end">
         {handOver}
