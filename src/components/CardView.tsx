@@ -15,6 +15,7 @@ import { Visible } from './Visible';
 import { invisibleWarning } from '../model/invisible';
 import { Question, type Prediction } from './Question';
 import { QuestionMark } from './QuestionsWaiting';
+import { InlineMarkdown } from './InlineMarkdown';
 import { CardDiffs, CardRound } from './CardRound';
 
 export interface CardContext {
@@ -62,7 +63,7 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
       <header className="inv-card-header">
         <span className={`inv-intent inv-intent-badge-${card.intent}`}>{card.intent}</span>
         <h2>
-          <Visible text={card.title} />
+          <InlineMarkdown text={card.title} />
         </h2>
         <CardRound id={card.id} origins={context.origins} />
         <span className="inv-minutes">{card.minutes == null ? 'minutes not stated' : `${card.minutes} min`}</span>
@@ -77,7 +78,7 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
         <p className="inv-question-waiting">
           <QuestionMark />
           <span>
-            <Visible text={question.text} />
+            <InlineMarkdown text={question.text} />
           </span>
           <button
             type="button"

@@ -5,6 +5,7 @@ import { useMemo } from 'react';
 import { coverageLine, groupByIntent, type Coverage } from '../model/coverage';
 import { LazyList } from './LazyList';
 import { QuestionMark } from './QuestionsWaiting';
+import { InlineMarkdown } from './InlineMarkdown';
 import { RequestBox } from './RequestBox';
 import { Visible } from './Visible';
 
@@ -54,7 +55,7 @@ export function Sidebar({ cards, invalid, coverage, request, fits, selected, onS
                   title={fits.has(card.id) ? 'fits today’s budget' : 'beyond today’s budget'}
                 >
                   <span className="inv-nav-title">
-                    <Visible text={card.title} />
+                    <InlineMarkdown text={card.title} links={false} />
                     {isNew?.(card.id) && <span className="inv-nav-new">new</span>}
                     {card.question && !answered(card.id) && <QuestionMark />}
                   </span>
