@@ -23,8 +23,11 @@ export function QuestionsWaiting({ ids, onSelect }: { ids: string[]; onSelect: (
 /** Beside a card's title in a list: its question waits for the reader. */
 export function QuestionMark() {
   return (
-    <span className="inv-question-waits" title="A question waits for your answer">
-      question waits
-    </span>
+    <>
+      {/* A space first, so the mark reads apart from the title it follows. */}{' '}
+      <span className="inv-question-waits" title="A question waits for your answer">
+        question waits
+      </span>
+    </>
   );
 }
