@@ -16,6 +16,7 @@ import { invisibleWarning } from '../model/invisible';
 import { Question, type Prediction } from './Question';
 import { QuestionMark } from './QuestionsWaiting';
 import { InlineMarkdown } from './InlineMarkdown';
+import './CardView.css';
 import { CardDiffs, CardRound } from './CardRound';
 
 export interface CardContext {
@@ -118,6 +119,9 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
               <p className="inv-muted">Loading the drawing…</p>
             </section>
           )}
+          {drawing && 'Draw' in drawing && detail === 'summary' && refs.length > undrawn.length && (
+            <DrawnFiles refs={refs.filter((ref) => !undrawn.includes(ref))} onFull={() => onDetail('full')} />
+          )}
           {drawing && 'Draw' in drawing && (
             <section className="inv-render" aria-label={`${card.render} drawing`}>
               <drawing.Draw card={card} entries={refs.map((r) => entries.get(r)!)} api={api} data={drawing.data} />
@@ -183,6 +187,31 @@ function FoldedSummary({ card, files, onOpen }: { card: Card; files: number; onO
       </span>
       <button type="button" className="inv-link" onClick={onOpen}>
         Show the summary
+      </button>
+    </p>
+  );
+}
+
+/** Above a drawing in the summary: which files it stands for, and that their diff is one click away. */
+function DrawnFiles({ refs, onFull }: { refs: string[]; onFull: () => void }) {
+  const named = refs.slice(0, 3);
+  const more = refs.length - named.length;
+  return (
+    <p className="inv-drawn-files">
+      <span>
+        The drawing stands for the diff of{' '}
+        {named.map((ref, i) => (
+          <span key={ref}>
+            {i > 0 && (i === named.length - 1 && more === 0 ? ' and ' : ', ')}
+            <code>
+              <Visible text={ref} />
+            </code>
+          </span>
+        ))}
+        {more > 0 && ` and ${more} more`}.
+      </span>
+      <button type="button" className="inv-link" onClick={onFull}>
+        Show the diff too
       </button>
     </p>
   );
