@@ -15,7 +15,8 @@ Usage:
   involut rounds --begin                       record the base of the next round (run before the work)
   involut demo [--port N] [--host H] [--no-open] [--keep]
                                                build a small demo repository with a round of an agent's
-                                               work and its cards, in a temporary folder, and serve it
+                                               work and its cards, in a temporary folder, and serve it;
+                                               its scripted agent answers your notes when you hand over
   involut prune [--keep N]                     remove older rounds nothing needs (rounds does it by itself,
                                                keeping the last 10 or .involut.json's "keep")
   involut check [--strict]                     check .review/cards.json and notes.json against the contract
@@ -86,7 +87,8 @@ git gc. \`involut rounds\` does this by itself after each round.
 Example: involut prune --keep 3`,
   demo: `involut demo [--port N] [--host H] [--no-open] [--keep]
 Build a small demo repository with a round of an agent's work and its cards, in a temporary
-folder, and serve it (serve's --port, --host and --no-open).
+folder, and serve it (serve's --port, --host and --no-open). A scripted agent waits for your
+notes there: press "Hand over" in the viewer and it answers each with a card in the next round.
   --keep   leave the demo folder in place when the server stops (by default it is removed)
 Example: involut demo --no-open --json`,
   check: `involut check [--strict]

@@ -44,8 +44,8 @@ export function notesPrompt(notes: Notes['notes'], context: NotesContext = {}): 
 
 /**
  * The notes as Markdown: a section per card note, then a section per file holding the
- * file's note and its line notes in line order. Each note says its kind, where it sits,
- * its title, key and refs, the quoted line of a line note, and the reader's words.
+ * file's note and its line notes in line order. Each note says its kind, where it sits
+ * (in its file, under the file's heading), its title, key and refs, the quoted line of a line note, and the reader's words.
  */
 function notesMarkdown(notes: Notes['notes'], context: NotesContext = {}): string {
   const sections: string[] = [];
@@ -88,16 +88,16 @@ const lineOrder = (target: NoteTarget) =>
 
 function noteMarkdown(level: string, key: string, note: Note, context: NotesContext): string {
   const target = parseNoteKey(key);
+  // A file's notes sit under its own `## File` heading: theirs say only where in it, and the
+  // title only when it says more than the place (the viewer titles a file or line note by its place).
   const where =
-    target.kind === 'card'
-      ? `card \`${target.id}\``
-      : target.kind === 'file'
-        ? `file \`${target.ref}\``
-        : `\`${target.ref}\` ${linesLabel(target)}`;
+    target.kind === 'card' ? `card \`${target.id}\`` : target.kind === 'file' ? 'the file' : linesLabel(target);
+  const place = target.kind === 'card' ? null : target.kind === 'file' ? target.ref : `${target.ref} ${where}`;
+  const title = note.title === place || (target.kind !== 'card' && note.title === target.ref) ? '' : `: ${note.title}`;
   const thread = context.threads?.get(key);
   const state = thread?.state ?? 'open';
   const marked = state !== 'open' || context.marksOpen ? ` (${state})` : '';
-  const heading = `${level} ${note.kind === 'question' ? 'Question' : 'Change'} on ${where}: ${note.title}${marked}`;
+  const heading = `${level} ${note.kind === 'question' ? 'Question' : 'Change'} on ${where}${title}${marked}`;
   const lines = [heading, '', `- key: \`${key}\``];
   if (note.refs.length) lines.push(`- refs: ${note.refs.map((r) => `\`${r}\``).join(', ')}`);
   if (thread && thread.addressedBy.length) {

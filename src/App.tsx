@@ -10,6 +10,8 @@ import { Header } from './components/Header';
 import { HandOver } from './components/HandOver';
 import { HelpOverlay } from './components/HelpOverlay';
 import { RoundArrived } from './components/RoundArrived';
+import { QuestionsWaiting } from './components/QuestionsWaiting';
+import { waitingQuestions } from './model/questions';
 import { ThreadsContext, type Threads } from './components/NoteThread';
 import { RawMode } from './components/RawMode';
 import { SearchBar } from './components/SearchBar';
@@ -270,6 +272,14 @@ function Round({
               onHelp={() => setHelp(true)}
               search={<SearchBar search={search} onMatch={showMatch} />}
               options={<ViewOptions options={options} />}
+              questions={
+                hasCards && (
+                  <QuestionsWaiting
+                    ids={waitingQuestions(ordered, (id) => !!reading.predictions[id])}
+                    onSelect={onSelect}
+                  />
+                )
+              }
               handOver={
                 <HandOver
                   api={api}

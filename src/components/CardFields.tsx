@@ -1,5 +1,5 @@
 import type { Card } from '../../schemas/cards';
-import { Visible } from './Visible';
+import { InlineMarkdown } from './InlineMarkdown';
 
 /** `null` (or left out) means "not stated"; `""` or `[]` means "looked, found nothing". */
 function Stated({ label, value }: { label: string; value: string | string[] | null | undefined }) {
@@ -25,12 +25,12 @@ function Stated({ label, value }: { label: string; value: string | string[] | nu
       <dt>{label}</dt>
       <dd>
         {items.length === 1 ? (
-          <Visible text={items[0]!} />
+          <InlineMarkdown text={items[0]!} />
         ) : (
           <ul>
             {items.map((item, i) => (
               <li key={i}>
-                <Visible text={item} />
+                <InlineMarkdown text={item} />
               </li>
             ))}
           </ul>
@@ -53,17 +53,17 @@ export function CardFields({ card }: { card: Card }) {
           <dt>Unsure</dt>
           <dd>
             <p>
-              <strong>About:</strong> <Visible text={card.unsure.about} />
+              <strong>About:</strong> <InlineMarkdown text={card.unsure.about} />
             </p>
             <p>
-              <strong>Chose:</strong> <Visible text={card.unsure.chose} />
+              <strong>Chose:</strong> <InlineMarkdown text={card.unsure.chose} />
             </p>
             <p>
-              <strong>Because:</strong> <Visible text={card.unsure.because} />
+              <strong>Because:</strong> <InlineMarkdown text={card.unsure.because} />
             </p>
             {card.unsure.alternative != null && (
               <p>
-                <strong>Alternative:</strong> <Visible text={card.unsure.alternative} />
+                <strong>Alternative:</strong> <InlineMarkdown text={card.unsure.alternative} />
               </p>
             )}
           </dd>

@@ -14,6 +14,8 @@ import { NoteBox } from './NoteBox';
 import { Visible } from './Visible';
 import { invisibleWarning } from '../model/invisible';
 import { Question, type Prediction } from './Question';
+import { QuestionMark } from './QuestionsWaiting';
+import { InlineMarkdown } from './InlineMarkdown';
 import { CardDiffs, CardRound } from './CardRound';
 
 export interface CardContext {
@@ -61,7 +63,7 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
       <header className="inv-card-header">
         <span className={`inv-intent inv-intent-badge-${card.intent}`}>{card.intent}</span>
         <h2>
-          <Visible text={card.title} />
+          <InlineMarkdown text={card.title} />
         </h2>
         <CardRound id={card.id} origins={context.origins} />
         <span className="inv-minutes">{card.minutes == null ? 'minutes not stated' : `${card.minutes} min`}</span>
@@ -71,6 +73,22 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
       <Thread card={card} continuedBy={continuedBy} context={context} />
       <CardAddresses keys={card.addresses ?? []} notes={notes.notes} />
       {detail === 'folded' && <FoldedSummary card={card} files={refs.length} onOpen={() => onDetail('summary')} />}
+      {/* An "after" question is drawn only under the full diff: short of that, say it waits. */}
+      {question && !prediction && (detail === 'folded' || (detail === 'summary' && question.when === 'after')) && (
+        <p className="inv-question-waiting">
+          <QuestionMark />
+          <span>
+            <InlineMarkdown text={question.text} />
+          </span>
+          <button
+            type="button"
+            className="inv-link"
+            onClick={() => onDetail(question.when === 'after' ? 'full' : 'summary')}
+          >
+            {question.when === 'after' ? 'Read the diff and answer' : 'Answer it'}
+          </button>
+        </p>
+      )}
       {dangling.length > 0 && <Dangling refs={dangling} from={earlierRound(card.id, context.origins)} />}
       {detail !== 'folded' && (
         <>
@@ -99,6 +117,9 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
             <section className="inv-render" aria-label={`${card.render} drawing`} aria-busy="true">
               <p className="inv-muted">Loading the drawing…</p>
             </section>
+          )}
+          {drawing && 'Draw' in drawing && detail === 'summary' && refs.length > undrawn.length && (
+            <DrawnFiles refs={refs.filter((ref) => !undrawn.includes(ref))} onFull={() => onDetail('full')} />
           )}
           {drawing && 'Draw' in drawing && (
             <section className="inv-render" aria-label={`${card.render} drawing`}>
@@ -165,6 +186,31 @@ function FoldedSummary({ card, files, onOpen }: { card: Card; files: number; onO
       </span>
       <button type="button" className="inv-link" onClick={onOpen}>
         Show the summary
+      </button>
+    </p>
+  );
+}
+
+/** Above a drawing in the summary: which files it stands for, and that their diff is one click away. */
+function DrawnFiles({ refs, onFull }: { refs: string[]; onFull: () => void }) {
+  const named = refs.slice(0, 3);
+  const more = refs.length - named.length;
+  return (
+    <p className="inv-drawn-files">
+      <span>
+        The drawing stands for the diff of{' '}
+        {named.map((ref, i) => (
+          <span key={ref}>
+            {i > 0 && (i === named.length - 1 && more === 0 ? ' and ' : ', ')}
+            <code>
+              <Visible text={ref} />
+            </code>
+          </span>
+        ))}
+        {more > 0 && ` and ${more} more`}.
+      </span>
+      <button type="button" className="inv-link" onClick={onFull}>
+        Show the diff too
       </button>
     </p>
   );

@@ -28,7 +28,12 @@ const STUCK = new Set(['conflict', 'gone', 'refused']);
  */
 export function HandOver({ api, notes, open, handedOver, round, waiting }: Props) {
   const [phase, setPhase] = useState<'idle' | 'saving' | 'sending'>('idle');
-  const [said, setSaid] = useState<string | null>(null);
+  // What the last press said, and how many hand-overs notes.json held then: a "Handed over" line
+  // gives way to the lasting one below once notes.json shows the new record, in whichever order
+  // the answer and the file's change arrive.
+  const [pressed, setPressed] = useState<{ text: string; before: number } | null>(null);
+  const recorded = handedOver?.length ?? 0;
+  const setSaid = (text: string | null) => setPressed(text === null ? null : { text, before: recorded });
   const stuck = notes.unsaved.filter((key) => STUCK.has(notes.status(key)?.state ?? ''));
 
   const send = () => {
@@ -64,9 +69,7 @@ export function HandOver({ api, notes, open, handedOver, round, waiting }: Props
   });
 
   const pending = pendingHandOver(handedOver, round);
-  // Once notes.json shows the new hand-over, the lasting line below says it instead.
-  const latest = handedOver?.at(-1)?.at;
-  useEffect(() => setSaid((now) => (now?.startsWith('Handed over') ? null : now)), [latest]);
+  const said = pressed && !(pressed.text.startsWith('Handed over') && recorded > pressed.before) ? pressed.text : null;
   const where = pending
     ? waiting
       ? 'The agent is waiting for your next hand-over'

@@ -6,6 +6,7 @@ import { openNotesPrompt, type NotesContext } from '../../shared/prompt';
 import { DiffsContext } from '../state/diffs';
 import { openNotes, type Thread } from '../../shared/threads';
 import { useHeaderHeight } from '../state/useHeaderHeight';
+import './Header.css';
 
 interface Props {
   mode: 'cards' | 'raw';
@@ -24,6 +25,8 @@ interface Props {
   options: React.ReactNode;
   /** The hand-over to the agent, and whether the agent waits or works. */
   handOver: React.ReactNode;
+  /** How many of the cards' questions wait for the reader's answer. */
+  questions?: React.ReactNode;
 }
 
 /** The top bar: mode, diff format, the daily budget, the notes hand-over, and help. */
@@ -40,6 +43,7 @@ export function Header({
   search,
   options,
   handOver,
+  questions,
 }: Props) {
   // Only open notes are handed over: answered and resolved ones leave the agent nothing to do.
   const count = openNotes(notes, promptContext.threads).length;
@@ -86,14 +90,21 @@ export function Header({
             aria-label="Daily budget in minutes"
             onChange={(e) => budget.onMinutes(Math.max(0, Number(e.target.value) || 0))}
           />{' '}
-          min <span className="inv-budget-need">· cards need {budget.total} </span>· {budget.fits} of {budget.cards} fit
+          min <span className="inv-budget-need">· cards need {budget.total} </span>
+          <span className="inv-budget-fits">
+            · {budget.fits} of {budget.cards} fit
+          </span>
         </label>
       )}
-      {handOver}
-      <CopyPrompt notes={notes} count={count} context={promptContext} />
-      <button type="button" className="inv-icon-button" aria-label="Keyboard shortcuts" onClick={onHelp}>
-        ?
-      </button>
+      {questions}
+      {/* The loop's end of the bar: on a narrow window it wraps as one piece, kept to the right. */}
+      <div className="inv-header-end">
+        {handOver}
+        <CopyPrompt notes={notes} count={count} context={promptContext} />
+        <button type="button" className="inv-icon-button" aria-label="Keyboard shortcuts" onClick={onHelp}>
+          ?
+        </button>
+      </div>
     </header>
   );
 }

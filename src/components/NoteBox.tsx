@@ -117,11 +117,12 @@ export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, onFocus
       )}
       <div className="inv-note-bar">
         {editing && (
-          <label>
-            <span className="inv-visually-hidden">Kind of note</span>
+          <label className="inv-note-kind">
+            <span>Kind</span>
             <select
               value={kind}
-              aria-label="Kind of note"
+              // Named after what it belongs to: a page has one such select per note box.
+              aria-label={`Kind of ${label.replace(/^Note/, 'note')}`}
               disabled={notes.locked !== null}
               onChange={(e) => write({ kind: e.target.value as NoteKind })}
             >

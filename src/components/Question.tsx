@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Question as QuestionData } from '../../schemas/cards';
-import { Visible } from './Visible';
+import { InlineMarkdown } from './InlineMarkdown';
 
 /** What the reader said before seeing the answer. */
 export interface Prediction {
@@ -27,7 +27,7 @@ export function Question({ question, prediction, onPredict }: Props) {
       <section className="inv-question" aria-label="Question">
         <h3>{heading}</h3>
         <p className="inv-question-text">
-          <Visible text={question.text} />
+          <InlineMarkdown text={question.text} />
         </p>
         {question.options && question.options.length > 0 && (
           <div className="inv-options" role="group" aria-label="Options">
@@ -68,7 +68,7 @@ export function Question({ question, prediction, onPredict }: Props) {
     <section className="inv-question inv-answered" aria-label="Question">
       <h3>{heading}</h3>
       <p className="inv-question-text">
-        <Visible text={question.text} />
+        <InlineMarkdown text={question.text} />
       </p>
       <div className="inv-answer-pair">
         <div>
@@ -83,7 +83,7 @@ export function Question({ question, prediction, onPredict }: Props) {
             ) : question.answer === '' ? (
               <em>looked, found nothing</em>
             ) : (
-              question.answer
+              <InlineMarkdown text={question.answer} />
             )}
           </p>
         </div>

@@ -4,6 +4,8 @@ import type { Entry } from '../model/entry';
 import { useMemo } from 'react';
 import { coverageLine, groupByIntent, type Coverage } from '../model/coverage';
 import { LazyList } from './LazyList';
+import { QuestionMark } from './QuestionsWaiting';
+import { InlineMarkdown } from './InlineMarkdown';
 import { RequestBox } from './RequestBox';
 import { Visible } from './Visible';
 
@@ -26,13 +28,14 @@ interface Props {
   fits: Set<string>;
   selected: string | null;
   onSelect: (id: string) => void;
+  /** True once the reader answered or skipped the card's question. */
   answered: (id: string) => boolean;
   /** True for a card new in the round being read (marked "new" in the list). */
   isNew?: (id: string) => boolean;
 }
 
 /** The cards grouped by intent, the files no card claims, and how much the cards explain. */
-export function Sidebar({ cards, invalid, coverage, request, fits, selected, onSelect, isNew }: Props) {
+export function Sidebar({ cards, invalid, coverage, request, fits, selected, onSelect, answered, isNew }: Props) {
   const groups = useMemo(() => groupByIntent(cards), [cards]);
   return (
     <nav className="inv-sidebar" aria-label="Cards">
@@ -52,8 +55,9 @@ export function Sidebar({ cards, invalid, coverage, request, fits, selected, onS
                   title={fits.has(card.id) ? 'fits today’s budget' : 'beyond today’s budget'}
                 >
                   <span className="inv-nav-title">
-                    <Visible text={card.title} />
+                    <InlineMarkdown text={card.title} links={false} />
                     {isNew?.(card.id) && <span className="inv-nav-new">new</span>}
+                    {card.question && !answered(card.id) && <QuestionMark />}
                   </span>
                   <span className={`inv-nav-minutes${fits.has(card.id) ? '' : ' inv-over-budget'}`}>
                     {card.minutes == null ? '?' : `${card.minutes}′`}

@@ -32,6 +32,7 @@ import { useDiff } from '../state/diffs';
 import { diffLineCount, estimateFileHeight, HUGE_CHARS, HUGE_LINES, startsOpen } from './estimate';
 import { NEAR, useNearViewport } from './useNearViewport';
 import { useLineSelection } from './useLineSelection';
+import { InlineMarkdown } from '../components/InlineMarkdown';
 
 interface Props {
   entry: Entry;
@@ -422,11 +423,11 @@ function UnmatchedMark({ at, text, cardId }: { at: string; text: string; cardId:
   return (
     <div className="inv-mark inv-mark-unmatched" role="note">
       <span className="inv-mark-label">
-        mark from “<Visible text={title} />
+        mark from “<InlineMarkdown text={title} links={false} />
         ”, no line contains “<Visible text={at} />”
       </span>
       <span className="inv-mark-text">
-        <Visible text={text} />
+        <InlineMarkdown text={text} />
       </span>
     </div>
   );
@@ -442,10 +443,10 @@ function MarkNote({ text, cardId }: { text: string; cardId: string }) {
   return (
     <div className="inv-mark" role="note">
       <span className="inv-mark-label" title={`A mark of the card “${title}”`}>
-        <Visible text={title} />
+        <InlineMarkdown text={title} links={false} />
       </span>
       <span className="inv-mark-text">
-        <Visible text={text} />
+        <InlineMarkdown text={text} />
       </span>
     </div>
   );

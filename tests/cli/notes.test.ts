@@ -84,23 +84,23 @@ describe('involut notes', () => {
       '## Change on card `c_1`: The limit is thirty',
       // README.md comes first in the material (git's path order), src/limit.ts second.
       '## File `README.md`',
-      '### Change on file `README.md`: README.md',
+      '### Change on the file',
       '## File `src/limit.ts`',
-      '### Change on file `src/limit.ts`: src/limit.ts',
-      '### Change on `src/limit.ts` line +1: src/limit.ts line +1',
-      '### Question on `src/limit.ts` line +2: src/limit.ts line +2',
+      '### Change on the file',
+      '### Change on line +1',
+      '### Question on line +2',
     ]);
   });
 
   it('gives each note its key, refs, the quoted line of a line note, the reader’s words and the cards that address it', async () => {
     const out = (await notes()).stdout;
-    const question = out.slice(out.indexOf('### Question on `src/limit.ts` line +2'));
+    const question = out.slice(out.indexOf('### Question on line +2'));
     expect(question).toContain('- key: `line:src/limit.ts:+2`');
     expect(question).toContain('- refs: `src/limit.ts`');
     expect(question).toContain('```diff\n+export const LIMIT = 30;\n```');
     expect(question).toContain('> Why thirty?\n> And not sixty?');
     // Addressed, but the note was written after the round was captured: still open.
-    const reopened = out.slice(out.indexOf('### Change on `src/limit.ts` line +1'), out.indexOf('### Question on'));
+    const reopened = out.slice(out.indexOf('### Change on line +1'), out.indexOf('### Question on'));
     expect(reopened).toContain('- addressed by `c_3` (still open)');
     expect(reopened).toContain('```diff\n+// the limit\n```');
   });
@@ -135,7 +135,7 @@ describe('involut notes', () => {
     expect(open.split('\n')[0]).toBe('# 5 open notes');
     expect(open).not.toContain('Split this card.');
     expect(open).toContain(
-      '### Change on `src/limit.ts` lines +1–2: src/limit.ts lines +1–2\n\n- key: `line:src/limit.ts:+1-2`\n- refs: `src/limit.ts`\n\n```diff\n+// the limit\n+export const LIMIT = 30;\n```\n\n> One line, not two.',
+      '### Change on lines +1–2\n\n- key: `line:src/limit.ts:+1-2`\n- refs: `src/limit.ts`\n\n```diff\n+// the limit\n+export const LIMIT = 30;\n```\n\n> One line, not two.',
     );
     expect(open).toContain(
       'Earlier, answered by `c_3`:\n\n> Say it in the changelog too.\n\nFollow-up:\n\n> And in the release notes.',
@@ -245,7 +245,7 @@ describe('involut notes without notes.json', () => {
     );
     const result = await runCli(['notes'], { cwd: repo });
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('### Question on file `x.txt`: x.txt');
+    expect(result.stdout).toContain('### Question on the file');
     expect(result.stderr).toBe(
       'involut: warning: cards.json cannot be read, so no note shows the cards that address it; run `involut check` to see why.\n',
     );

@@ -124,8 +124,8 @@ describe('a note’s life', () => {
     const all = involutNotes(agent, '--all');
     expect(all.split('\n')[0]).toBe('# 3 notes: 1 open, 1 answered, 1 resolved');
     expect(all).toContain(`## Change on card \`c_1\`: ${FIRST.title} (answered)`);
-    expect(all).toContain('### Change on file `src/use.ts`: src/use.ts (resolved)');
-    expect(all).toContain('### Change on file `src/limit.ts`: src/limit.ts (open)');
+    expect(all).toContain('## File `src/use.ts`\n\n### Change on the file (resolved)');
+    expect(all).toContain('## File `src/limit.ts`\n\n### Change on the file (open)');
 
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.getByRole('button', { name: 'Copy prompt: 1 note', exact: true }).click();

@@ -40,7 +40,9 @@ describe('notes', () => {
           }),
         ),
     });
-    await nav(page).getByRole('button', { name: String(basic.cards[0]!.title) }).click();
+    await nav(page)
+      .getByRole('button', { name: String(basic.cards[0]!.title) })
+      .click();
     const answers = page.locator(`article[data-card-id="${String(basic.cards[0]!.id)}"] .inv-addresses li`);
     await eventually(() => texts(answers)).toEqual([
       expect.stringContaining('Log the sign-out.'),

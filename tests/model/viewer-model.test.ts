@@ -170,7 +170,7 @@ describe('note keys', () => {
       c_1: { title: 'Sessions expire', refs: ['src/a.ts'], text: 'Split this.', at: 't' },
     });
     expect(prompt).toContain('Read `.review/notes.json` and address every note');
-    expect(prompt).toContain('## Question on `src/a.ts` line +12: src/a.ts line +12');
+    expect(prompt).toContain('## File `src/a.ts`\n\n### Question on line +12\n');
     expect(prompt).toContain('```diff\n+const IDLE = 30;\n```');
     expect(prompt).toContain('## Change on card `c_1`: Sessions expire');
   });

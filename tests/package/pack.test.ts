@@ -170,10 +170,18 @@ describe('the published package', { timeout: 300_000 }, () => {
         'involut notes',
         'involut notes --wait',
         'involut rounds',
+        'involut rounds && involut check',
         'involut rounds --begin',
+        'involut skill --install --hooks',
       ]);
       const schema = /"\$schema": "([^"]+)"/.exec(skill)![1]!;
       expect(existsSync(schema)).toBe(true);
+      // The Stop hook the skill describes, with the command it says the hook runs.
+      await skillCommand('involut skill --install --hooks');
+      const settings = JSON.parse(await readFile(path.join(dir, '.claude', 'settings.json'), 'utf8')) as {
+        hooks: { Stop: Array<{ hooks: Array<{ command: string }> }> };
+      };
+      expect(settings.hooks.Stop[0]!.hooks[0]!.command).toBe('involut rounds && involut check');
       git('add', '-A');
       git('commit', '--quiet', '-m', 'teach the agents Involut');
 
@@ -292,6 +300,10 @@ describe('the published package', { timeout: 300_000 }, () => {
       expect(strict.stdout).toMatch(/^info c_1: The mark at "LIMIT = 30" matches no line/m);
       expect(strict.stdout).not.toContain('fix:');
       expect((await skillCommand('involut notes')).stdout).not.toContain('Make it forty.');
+      // What the Stop hook runs when the agent stops: the round again, and its cards checked.
+      const stopHook = (await skillCommand('involut rounds && involut check')).stdout;
+      expect(stopHook).toMatch(/^Involut round 3 of /);
+      expect(stopHook).toContain('cards.json is clean');
       for (const command of named) expect(ran, command).toContain(command);
       expect(git('status', '--porcelain', '--untracked-files=all')).not.toContain('.review');
     });

@@ -4,6 +4,7 @@ import { Cards } from '../../../schemas/cards';
 import { buildDemoRepo, demoFixture } from '../../demo/build-repo';
 import { emitRound, type RoundSummary } from '../../round/material';
 import { openRepo } from '../../git/repo';
+import { startScriptedAgent } from '../../demo/scripted-agent';
 import { runnable } from '../invocation';
 import { Output } from '../output';
 import { reviewDir, writeFileAtomic } from '../../review/review-dir';
@@ -52,11 +53,18 @@ export async function demo(flags: DemoFlags, out: Output): Promise<void> {
     const { serve } = await import('./serve');
     // Stopped while it was being built: nothing to serve.
     if (early.pending) info(out, `${early.pending}: stopping before serving.`);
-    else
-      await serve(
-        { repo: dir, port: flags.port, host: flags.host, open: flags.open },
-        new DemoOutput(out, facts, lines, early),
-      );
+    else {
+      // The agent that answers the reader's notes, waiting as `involut notes --wait` would.
+      const agent = startScriptedAgent(dir, (line) => info(out, line));
+      try {
+        await serve(
+          { repo: dir, port: flags.port, host: flags.host, open: flags.open },
+          new DemoOutput(out, facts, lines, early),
+        );
+      } finally {
+        await agent.stop();
+      }
+    }
     if (flags.keep) info(out, `Kept the demo repository in ${dir}; \`involut --repo ${dir}\` serves it again.`);
   } finally {
     early.release();
@@ -119,6 +127,9 @@ function describe(summary: RoundSummary, dir: string, cards: Cards, unclaimed: s
     ...describeRound(summary, dir),
     `  cards     ${cards.cards.length} in .review/cards.json: intents ${intents.join(', ')}; drawings ${renders.join(', ')}`,
     `  unclaimed ${unclaimed.length ? `${unclaimed.join(', ')} (no card claims it, on purpose: the viewer lists it apart)` : 'none'}`,
+    '',
+    'Its agent waits for your notes: write some in the viewer, press “Hand over”, and it answers each',
+    'with a card in round 2 (a script: it keeps your words as a TODO where you wrote them).',
     '',
     keep
       ? `The demo folder ${dirOf(dir)} stays when the server stops (--keep).`

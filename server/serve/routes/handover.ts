@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { HandOverPut, VIEWER_HEADER, type HandOverResult, type WaitingState } from '../../../schemas/api';
+import { HandOverPut, type HandOverResult, type WaitingState } from '../../../schemas/api';
 import type { AppContext } from '../app';
 import { NoteRefused } from '../../review/notes-store';
 import { refuse } from '../security';
@@ -19,12 +19,8 @@ export function handOverRoutes(api: FastifyInstance, context: AppContext): void 
     const round = material.state.state === 'ok' ? material.state.data.source.round : undefined;
     try {
       const handedOver = await context.notes.handOver(round, body.data.open);
-      const viewer = request.headers[VIEWER_HEADER];
-      context.hub.broadcast({
-        type: 'changed',
-        file: 'notes',
-        ...(typeof viewer === 'string' && viewer.length <= 64 ? { by: viewer } : {}),
-      });
+      // Told to every viewer, the one that handed over too: none holds the new record yet.
+      context.hub.broadcast({ type: 'changed', file: 'notes' });
       return { handedOver } satisfies HandOverResult;
     } catch (error) {
       if (error instanceof NoteRefused) return refuse(reply, error.status, error.code, error.message, error.extra);
