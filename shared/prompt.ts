@@ -4,6 +4,7 @@ import type { Note, Notes } from '../schemas/notes';
 import { diffLines } from './diff-lines';
 import { placeLineNote } from './line-notes';
 import { linesLabel, parseNoteKey, type LineTarget, type NoteTarget } from './note-keys';
+import { placeOfNote, type Place } from './place';
 import { openNotes, type Thread } from './threads';
 
 /** What the agent is asked to do with the notes; the viewer's prompt and `involut notes` both start with it. */
@@ -21,8 +22,8 @@ export interface NotesContext {
   material?: PromptEntry[];
   /** Each note's thread (`noteThreads`), to say which cards address it and whether it reads as answered. */
   threads?: Map<string, Thread>;
-  /** The viewer link that opens on a note's card, file or line (when a server is running). */
-  linkOf?: (key: string) => string | null;
+  /** The viewer link that opens on a place (when a server is running): a note's card, file or line. */
+  linkOf?: (place: Place) => string | null;
   /** Say "(open)" after an open note's title too, as `involut notes --all` does beside answered and resolved ones. */
   marksOpen?: boolean;
 }
@@ -104,8 +105,15 @@ function noteMarkdown(level: string, key: string, note: Note, context: NotesCont
     const by = thread.addressedBy.map((id) => `\`${id}\``).join(', ');
     lines.push(thread.answered ? `- answered by ${by}` : `- addressed by ${by} (still open)`);
   }
-  if (target.kind === 'line' && context.material) lines.push(...linePlace(target, note, context.material));
-  const link = context.linkOf?.(key);
+  const moved = target.kind === 'line' && context.material ? linePlace(target, note, context.material) : null;
+  if (moved) lines.push(moved.says);
+  // The link follows the quoted line: to where it is now, or to its file once it left the diff.
+  const linked = placeOfNote(key);
+  if (moved && linked.line) {
+    if (moved.now === null) delete linked.line;
+    else linked.line = { side: linked.line.side, number: moved.now };
+  }
+  const link = context.linkOf?.(linked);
   if (link) lines.push(`- open: ${link}`);
   if (note.resolvedAt !== undefined) lines.push(`- resolved by the reader at ${note.resolvedAt}`);
   if (note.quote !== undefined) lines.push('', ...fenced(note.quote));
@@ -120,17 +128,27 @@ function noteMarkdown(level: string, key: string, note: Note, context: NotesCont
 
 const quoted = (text: string) => text.split('\n').map((line) => (line === '' ? '>' : `> ${line}`));
 
-/** Where a line note's quoted lines are in this round's diff, when they are not where the key says. */
-function linePlace(target: LineTarget, note: Note, material: PromptEntry[]): string[] {
+/**
+ * Where a line note's quoted lines are in this round's diff, when they are not where the key
+ * says: the line that says so, and the line they start at now (null: no longer in the diff).
+ */
+function linePlace(
+  target: LineTarget,
+  note: Note,
+  material: PromptEntry[],
+): { says: string; now: number | null } | null {
   const entry = material.find((e) => e.ref === target.ref);
-  if (!entry) return [`- outdated: \`${target.ref}\` is not among this round's changed files`];
-  if (entry.diff === undefined) return [];
+  if (!entry) return { says: `- outdated: \`${target.ref}\` is not among this round's changed files`, now: null };
+  if (entry.diff === undefined) return null;
   const place = placeLineNote(diffLines(entry.diff ?? ''), target.side, target.line, note.quote, target.to);
   const what = target.to > target.line ? 'the quoted lines are' : 'the quoted line is';
-  if (place.state === 'outdated') return [`- outdated: ${what} no longer in the diff`];
+  if (place.state === 'outdated') return { says: `- outdated: ${what} no longer in the diff`, now: null };
   if (place.state === 'moved')
-    return [`- moved: ${what} now ${linesLabel({ side: target.side, line: place.from, to: place.to })}`];
-  return [];
+    return {
+      says: `- moved: ${what} now ${linesLabel({ side: target.side, line: place.from, to: place.to })}`,
+      now: place.from,
+    };
+  return null;
 }
 
 /** A diff fence that no run of backticks inside the quote can close. */

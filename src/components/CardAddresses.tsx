@@ -3,7 +3,15 @@ import { linesLabel, parseNoteKey } from '../../shared/note-keys';
 import { Visible } from './Visible';
 
 /** On a card that lists `addresses`: the notes it answers, each by its title, its quoted line, and its words. */
-export function CardAddresses({ keys, notes }: { keys: string[]; notes: Record<string, Note> }) {
+export function CardAddresses({
+  cardId,
+  keys,
+  notes,
+}: {
+  cardId: string;
+  keys: string[];
+  notes: Record<string, Note>;
+}) {
   if (keys.length === 0) return null;
   return (
     <section className="inv-addresses" aria-label="Notes this card answers">
@@ -11,7 +19,7 @@ export function CardAddresses({ keys, notes }: { keys: string[]; notes: Record<s
       <ul>
         {keys.map((key) => (
           <li key={key} data-addresses={key}>
-            <AddressedNote noteKey={key} note={notes[key]} />
+            <AddressedNote cardId={cardId} noteKey={key} note={notes[key]} />
           </li>
         ))}
       </ul>
@@ -19,7 +27,7 @@ export function CardAddresses({ keys, notes }: { keys: string[]; notes: Record<s
   );
 }
 
-function AddressedNote({ noteKey, note }: { noteKey: string; note: Note | undefined }) {
+function AddressedNote({ cardId, noteKey, note }: { cardId: string; noteKey: string; note: Note | undefined }) {
   const target = parseNoteKey(noteKey);
   const where =
     target.kind === 'line' ? `${target.ref} ${linesLabel(target)}` : target.kind === 'file' ? target.ref : null;
@@ -46,8 +54,14 @@ function AddressedNote({ noteKey, note }: { noteKey: string; note: Note | undefi
         </code>
       )}
       <q className="inv-addressed-text">
-        <Visible text={note.text} />
+        <Visible text={answeredText(note, cardId)} />
       </q>
     </>
   );
+}
+
+/** The text of the note this card answered: an earlier one when the reader has followed up since. */
+function answeredText(note: Note, cardId: string): string {
+  const answered = note.earlier?.findLast((earlier) => earlier.answeredBy.some((card) => card.id === cardId));
+  return answered?.text ?? note.text;
 }

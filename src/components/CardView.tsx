@@ -71,7 +71,7 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
       </header>
       <CardInvisibleWarning card={card} />
       <Thread card={card} continuedBy={continuedBy} context={context} />
-      <CardAddresses keys={card.addresses ?? []} notes={notes.notes} />
+      <CardAddresses cardId={card.id} keys={card.addresses ?? []} notes={notes.notes} />
       {detail === 'folded' && <FoldedSummary card={card} files={refs.length} onOpen={() => onDetail('summary')} />}
       {/* An "after" question is drawn only under the full diff: short of that, say it waits. */}
       {question && !prediction && (detail === 'folded' || (detail === 'summary' && question.when === 'after')) && (
@@ -96,15 +96,16 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
           {question?.when === 'before' && (
             <Question question={question} prediction={prediction} onPredict={onPredict} />
           )}
-          <NoteBox
-            noteKey={cardKey(card.id)}
-            title={card.title}
-            refs={card.refs}
-            notes={notes}
-            label={`Note on card ${card.title}`}
-          />
         </>
       )}
+      {/* Folded or not, the card takes a note. */}
+      <NoteBox
+        noteKey={cardKey(card.id)}
+        title={card.title}
+        refs={card.refs}
+        notes={notes}
+        label={`Note on card ${card.title}`}
+      />
       {/* The drawing is part of the summary: it is often the quickest way to see the change. */}
       {detail !== 'folded' && !gated && (
         <>

@@ -36,7 +36,7 @@ export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, onFocus
   const thread = round?.threads.get(noteKey);
   const note: Note | undefined = notes.notes[noteKey];
   const text = notes.text(noteKey);
-  const kind: NoteKind = note?.kind ?? 'change';
+  const kind: NoteKind = notes.kind(noteKey) ?? 'change';
   const status = notes.status(noteKey);
   // Set while a write the server has not confirmed yet says so (the draft is laid over the note).
   const asked = note as { resolve?: boolean; follows?: string } | undefined;
@@ -130,6 +130,10 @@ export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, onFocus
               <option value="question">question</option>
             </select>
           </label>
+        )}
+        {!editing && (
+          // Answered or resolved, the note still says what it asked for.
+          <span className="inv-tag inv-note-kind-read">{kind === 'question' ? 'question' : 'change request'}</span>
         )}
         {note && (
           <LifeButtons

@@ -1,5 +1,5 @@
 import type { NotesState } from '../../schemas/api';
-import type { Note } from '../../schemas/notes';
+import type { Note, NoteKind } from '../../schemas/notes';
 import type { NoteBody } from '../model/note-sync';
 
 /** Where a note stands between the reader's keyboard and notes.json. */
@@ -19,6 +19,8 @@ export interface NotesApi {
   status: (key: string) => NoteStatus | undefined;
   /** Text of the note or draft for a key ('' when there is none). */
   text: (key: string) => string;
+  /** Kind of the note or draft for a key: a kind chosen before the first key stays with the draft. */
+  kind: (key: string) => NoteKind | undefined;
   /** Records what the reader typed; it is sent after a short pause, and kept until the server confirms. */
   write: (key: string, body: NoteBody) => void;
   /** In a conflict, writes this tab's text over the other one; for a gone note, writes it again. */

@@ -67,6 +67,8 @@ export function useNotes(api: Api, read: NotesRead, scopeReady: boolean): NotesA
       notes,
       status: (key: string) => statuses.get(key) ?? (drafts.drafts.has(key) ? { state: 'draft' as const } : undefined),
       text: (key: string) => drafts.drafts.get(key)?.body.text ?? (Object.hasOwn(notes, key) ? notes[key]!.text : ''),
+      kind: (key: string) =>
+        drafts.drafts.get(key)?.body.kind ?? (Object.hasOwn(notes, key) ? notes[key]!.kind : undefined),
       write,
       keepMine,
       takeTheirs,

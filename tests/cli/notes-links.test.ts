@@ -29,6 +29,10 @@ describe('involut notes links', () => {
         notes: {
           c_1: note('Two', ['src/a.ts'], 'Why?'),
           'line:src/a.ts:+2': note('src/a.ts line +2', ['src/a.ts'], 'Name it.'),
+          // Its quoted line is line +2 now: the link goes there, not to whatever line +7 is.
+          'line:src/a.ts:+7': { ...note('src/a.ts line +7', ['src/a.ts'], 'Moved?'), quote: '+two' },
+          // Its quoted line left the diff: the link opens the file, and the note says it is outdated.
+          'line:src/a.ts:+1': { ...note('src/a.ts line +1', ['src/a.ts'], 'Gone?'), quote: '+three' },
         },
       }),
     );
@@ -39,7 +43,7 @@ describe('involut notes links', () => {
     try {
       const out = notes();
       const links = [...out.matchAll(/^- open: (\S+)$/gm)].map((m) => new URL(m[1]!));
-      expect(links).toHaveLength(2);
+      expect(links).toHaveLength(4);
       for (const link of links) {
         expect(link.origin).toBe(server.base);
         // The output is pasted to an agent: it carries no session token.
@@ -49,8 +53,12 @@ describe('involut notes links', () => {
       const places = links.map((link) => Object.fromEntries(new URLSearchParams(link.hash.slice(1))));
       expect(places).toEqual([
         { mode: 'cards', card: 'c_1' },
+        { mode: 'raw', file: 'src/a.ts' },
+        { mode: 'raw', file: 'src/a.ts', line: '+2' },
         { mode: 'raw', file: 'src/a.ts', line: '+2' },
       ]);
+      expect(out).toContain('- outdated: the quoted line is no longer in the diff');
+      expect(out).toContain('- moved: the quoted line is now line +2');
     } finally {
       await server.stop();
     }

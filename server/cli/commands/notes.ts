@@ -9,7 +9,7 @@ import { hasNotesCopy, notesRepair } from '../../review/notes-repair';
 import { readReview } from '../../review/read-review';
 import { namedShape } from '../../review/review-files';
 import { findRunningServer } from '../../serve/running-servers';
-import { linkTo, placeOfNote } from '../../../shared/place';
+import { linkTo, type Place } from '../../../shared/place';
 
 export interface NotesFlags {
   /** Any folder inside the repository. */
@@ -55,7 +55,7 @@ export async function notes(flags: NotesFlags, out: Output): Promise<void> {
   const threads = noteThreads(all, validCards, material.state === 'ok' ? material.data.generated : null);
   // With a server running for the repository, each note says the link that opens the viewer on it.
   const server = await findRunningServer(read.root);
-  const linkOf = server ? (key: string) => linkTo(server.url, placeOfNote(key)) : undefined;
+  const linkOf = server ? (place: Place) => linkTo(server.url, place) : undefined;
   const shown = noteRecord();
   for (const [key, note] of Object.entries(all))
     if (flags.all || threads.get(key)?.state === 'open') setNote(shown, key, note);
