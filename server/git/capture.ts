@@ -246,11 +246,9 @@ async function userExcludesFile(repo: Repo): Promise<string | null> {
   return path.join(xdg ? xdg : path.join(os.homedir(), '.config'), 'git', 'ignore');
 }
 
-/** A file's text, or nothing when it is not there. */
+/** An ignore file's text; none when it cannot be read, which is what git makes of it too (a warning at most). */
 async function readIfThere(file: string): Promise<string> {
-  return readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) =>
-    error.code === 'ENOENT' || error.code === 'ENOTDIR' ? '' : Promise.reject(error),
-  );
+  return readFile(file, 'utf8').catch(() => '');
 }
 
 /** For patterns git cannot read: each withheld path git would add, listed first, as an exclusion. */
