@@ -60,6 +60,8 @@ export const RoundState = z.discriminatedUnion('state', [
   Missing,
   InvalidJson,
   InvalidSchema,
+  /** A material that names a round and a tree git does not agree with (edited by hand, or another round's): the sentence saying how. */
+  z.object({ state: z.literal('mismatched'), message: z.string() }),
 ]);
 
 /** `GET /api/diffs?v=<version>&at=0,1,5`: entries by their position in the round's index. */

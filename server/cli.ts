@@ -169,6 +169,7 @@ const SKILL = {
 
 /** The flags that take a value, so the word after one is not read as the command. */
 const TAKES_VALUE = new Set(['--repo', '--base', '--port', '--host', '--timeout']);
+// `--keep` takes a number for prune and nothing for demo: a number after it is its value (see splitCommand).
 
 /** A command: its flags, and what it does with them; it returns the exit code (0 unless said). */
 interface Command<O extends Options> {
@@ -283,7 +284,7 @@ function splitCommand(argv: string[]): { name: string | undefined; args: string[
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg.startsWith('-')) {
-      if (TAKES_VALUE.has(arg)) i++;
+      if (TAKES_VALUE.has(arg) || (arg === '--keep' && /^\d+$/.test(argv[i + 1] ?? ''))) i++;
       continue;
     }
     return { name: arg, args: [...argv.slice(0, i), ...argv.slice(i + 1)] };

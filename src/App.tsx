@@ -66,11 +66,15 @@ export function App() {
     return (
       <Shell review={review}>
         <div className="inv-empty">
-          <h1>No round captured yet</h1>
+          <h1>
+            {review.material.state === 'mismatched' ? 'This round is not the one it names' : 'No round captured yet'}
+          </h1>
           <p>
             {review.material.state === 'missing'
               ? 'There is no .review/material.json in this repository.'
-              : 'The .review/material.json of this repository is damaged.'}{' '}
+              : review.material.state === 'mismatched'
+                ? review.material.message
+                : 'The .review/material.json of this repository is damaged.'}{' '}
             Run <code>{review.freshness?.command ?? 'involut'} rounds</code> in the repository; this page updates by
             itself.
           </p>

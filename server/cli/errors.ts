@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'disk-full'
   | 'permission-denied'
   | 'read-only-disk'
+  | 'disk-failed'
   | 'bad-config'
   | 'git-failed'
   | 'port-taken'
@@ -32,7 +33,7 @@ export class InvolutError extends Error {
 }
 
 /**
- * A failure of the machine (disk full, permission denied, a read-only file system) as one
+ * A failure of the machine (disk full, permission denied, an I/O error, a read-only file system) as one
  * sentence naming the file and what to do; null for any other error.
  */
 export function machineFault(error: unknown): InvolutError | null {
@@ -47,6 +48,11 @@ export function machineFault(error: unknown): InvolutError | null {
     return new InvolutError(
       'permission-denied',
       `Involut may not write ${file} (permission denied); fix its permissions and run the command again.`,
+    );
+  if (code === 'EIO')
+    return new InvolutError(
+      'disk-failed',
+      `The disk holding ${file} failed to read or write it (an input/output error); check the disk and run the command again.`,
     );
   if (code === 'EROFS')
     return new InvolutError(

@@ -127,7 +127,7 @@ export function liveOids(changes: RawChange[]): string[] {
 }
 
 /** Parses `--raw -z` records: `:<old mode> <new mode> <old oid> <new oid> <status>\0<path>\0[<path>\0]`. */
-function parseRaw(raw: Buffer): RawChange[] {
+export function parseRaw(raw: Buffer): RawChange[] {
   // Split on NUL before decoding: a path need not be UTF-8, and must keep its bytes.
   const fields = splitBytes(raw, 0);
   const changes: RawChange[] = [];

@@ -50,6 +50,7 @@ export class BlobReader {
     }
     this.git.child.stdin.write(`${oid}\n`);
     const turn = this.queue.then(() => this.readNext(saveTo, keep));
+    // The next read waits for this one, failed or not; the failure itself reaches the caller through `turn`.
     this.queue = turn.catch(() => {});
     return turn;
   }

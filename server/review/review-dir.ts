@@ -1,6 +1,8 @@
 import { constants, readFileSync, renameSync } from 'node:fs';
 import {
   access,
+  copyFile,
+  link,
   lstat,
   mkdir,
   open,
@@ -11,7 +13,6 @@ import {
   rename,
   rm,
   stat,
-  type FileHandle,
 } from 'node:fs/promises';
 import path from 'node:path';
 import { InvolutError } from '../cli/errors';
@@ -139,21 +140,36 @@ export async function writeFileAtomic(file: string, data: string | Buffer, mode?
  */
 export async function writeTemporary(file: string, data: string | Buffer, mode?: number): Promise<string> {
   const temporary = temporaryName(file);
-  let handle: FileHandle | null = null;
+  const handle = await open(temporary, 'wx', mode ?? 0o644);
   try {
-    handle = await open(temporary, 'wx', mode ?? 0o644);
     if (mode !== undefined) await handle.chmod(mode);
     await handle.writeFile(data);
     await handle.sync();
+    await handle.close(); // a close that fails fails the write
   } catch (error) {
-    await handle?.close().catch(() => {});
+    // The first failure is the one to tell: closing again (a no-op when it was the close that failed) cannot add to it.
+    await handle.close().catch(() => {});
     await rm(temporary, { force: true });
     throw error;
-  } finally {
-    await handle?.close().catch(() => {});
   }
   return temporary;
 }
+
+/**
+ * Gives `from` the second name `to` (a hard link); where the file system cannot link there
+ * (another device, no hard links, too many links), copies it instead, with `copyMode`
+ * (`COPYFILE_EXCL` to refuse a name already taken, as a link does). Any other failure (a
+ * full disk, an I/O error, a name taken) is the caller's.
+ */
+export async function linkOrCopy(from: string, to: string, copyMode = 0): Promise<void> {
+  try {
+    await link(from, to);
+  } catch (error) {
+    if (!CANNOT_LINK.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    await copyFile(from, to, copyMode);
+  }
+}
+const CANNOT_LINK = new Set(['EXDEV', 'EPERM', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 
 /** Renames a synced temporary file onto `file` and syncs the folder, so the rename itself is on disk. */
 async function commitTemporary(temporary: string, file: string): Promise<void> {

@@ -9,6 +9,7 @@ import type {
   NotesState,
   ReviewFile,
   RoundEntry,
+  RoundIndex,
   RoundState,
 } from '../../schemas/api';
 import { Card, CardsFrame } from '../../schemas/cards';
@@ -19,6 +20,8 @@ import { MaterialIndex, statSignature } from './material-index';
 import { readMaterial } from './material-read';
 import { depthOf, issuesOf, MAX_JSON_DEPTH } from './json-limits';
 import { assertNoLinks, writeFileAtomic, type ReviewDir } from './review-dir';
+
+type RoundIndexData = z.infer<typeof RoundIndex>;
 
 /** What a read of one review file found: its state and a hash of its bytes (null when missing). */
 export interface Snapshot<S> {
@@ -87,9 +90,14 @@ export async function readSettled(file: string, options: SettleOptions = {}): Pr
 export class ReviewFiles {
   private readonly cache = new Map<ReviewFile, { signature: string; snapshot: Snapshot<unknown> }>();
 
+  /**
+   * `checkRound` answers whether a material that parses is the round it names (see
+   * `pinnedMismatch`): a sentence saying how it is not, served instead of the round.
+   */
   constructor(
     readonly review: ReviewDir,
     private readonly settle: SettleOptions = {},
+    private readonly checkRound: (data: RoundIndexData) => Promise<string | null> = async () => null,
   ) {}
 
   async read<F extends ReviewFile>(file: F): Promise<Snapshot<ServedOf[F]>> {
@@ -165,6 +173,8 @@ export class ReviewFiles {
         };
       if (read.kind === 'invalid-schema')
         return { snapshot: { state: { state: 'invalid-schema', issues: read.issues }, hash }, after };
+      const mismatch = await this.checkRound(read.data);
+      if (mismatch !== null) return { snapshot: { state: { state: 'mismatched', message: mismatch }, hash }, after };
       const stable = before !== null && before === after ? after : null;
       const state = { state: 'ok' as const, version: hash.slice(0, 16), data: read.data };
       return { snapshot: { state, hash, index: new MaterialIndex(state, read.places, path, stable) }, after };

@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
-import { copyFile, lstat, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
+import { copyFile, lstat, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { Privacy } from './privacy';
 import { isAlive } from '../review/process-alive';
@@ -31,7 +32,7 @@ export interface CaptureOptions {
   reviewAdded: () => Promise<boolean>;
   /** Keep the temporary index as the tree's `capturedIndex`, for freshness checks (a round's capture). */
   keepIndex?: boolean;
-  /** The privacy rules: no path they withhold is handed to `git add` (see `withheldSpecs`). */
+  /** The privacy rules: no path they withhold is handed to `git add` (see `keepWithheldOut`). */
   privacy: Promise<Privacy>;
   /** Also read what git status knows that the tree cannot show (a round's capture; see `readWorkingState`). */
   readWorking?: boolean;
@@ -79,7 +80,34 @@ export async function captureTree(
   const index = `${repo.scratchIndex}.${process.pid}`;
   // The real index, read beside git add: the temporary one starts as its copy.
   const seen = readIndex(repo, {});
-  seen.catch(() => {}); // awaited below, on every path
+  seen.catch(() => {}); // awaited in addAll, on every path
+  // What keeps withheld paths out of git add, worked out while the temporary index is made.
+  const keeping = privacy.then((rules) => keepWithheldOut(repo, rules, index));
+  keeping.catch(() => {}); // awaited below, on every path
+  try {
+    return await addAll(repo, index, { seen, keeping, reviewAdded, keepIndex, privacy, readWorking });
+  } finally {
+    const file = await keeping.then(
+      (kept) => kept.file,
+      () => null,
+    );
+    if (file) await rm(file, { force: true });
+  }
+}
+
+/** `git add --all` into the temporary index, then `git write-tree` (see `captureTree`). */
+async function addAll(
+  repo: Repo,
+  index: string,
+  {
+    seen,
+    keeping,
+    reviewAdded,
+    keepIndex,
+    privacy,
+    readWorking,
+  }: Required<CaptureOptions> & { seen: Promise<IndexEntry[]>; keeping: Promise<KeptOut> },
+): Promise<Captured> {
   // git's temporary packs before git add: one it leaves failing (a full disk) is removed, no other.
   const [, , packsBefore] = await Promise.all([
     removeLeftovers(repo.scratchIndex),
@@ -90,8 +118,8 @@ export async function captureTree(
   let working: Promise<WorkingState> | null = null;
   try {
     const rules = await privacy;
-    const excludes = await withheldSpecs(repo, rules);
-    const add = () => repo.git.run(['add', '--all', '--', '.', ...excludes], env, BULK_ADD);
+    const { specs, config } = await keeping;
+    const add = () => repo.git.run(['add', '--all', '--', '.', ...specs], env, [...BULK_ADD, ...config]);
     const adding = add();
     working = readWorking ? seen.then((entries) => readWorkingState(repo, statusSpecs(rules, entries))) : null;
     working?.catch(() => {}); // awaited below
@@ -180,12 +208,75 @@ function statusSpecs({ excludes }: Privacy, entries: IndexEntry[]): string[] {
   return [...excludes.map((spec) => spec.replace(':(exclude,', ':(')), ...submodules];
 }
 
+/** What keeps withheld paths out of `git add`: pathspecs, config, and the ignore file it names, if any. */
+interface KeptOut {
+  specs: string[];
+  config: string[];
+  file: string | null;
+}
+
 /**
- * The pathspecs that keep withheld paths out of `git add`: the privacy patterns as git
- * globs, or, for patterns git cannot read, each withheld path git would add, listed first.
+ * Keeps every withheld path out of `git add`. Untracked ones are ignored through a
+ * `core.excludesFile` of the user's own (kept as it was) followed by the privacy patterns;
+ * tracked ones, which no ignore rule keeps out, are excluded by name: they are few, and git
+ * lists them from its index by the same patterns (the privacy check of 100,000 entries in
+ * JavaScript cost 0.3 s more CPU than git's 0.06 s). Sixteen glob pathspecs instead cost
+ * every one of a repository's files sixteen matches: git add took half as long again on
+ * 100,000 tracked files. A negation (`!pattern`) in `info/exclude` or a tracked `.gitignore` outranks the user's
+ * ignore file and could take a withheld file back in: then the patterns go as pathspecs
+ * after all. Patterns neither form can say make the withheld paths be listed first.
  */
-async function withheldSpecs(repo: Repo, { excludes, check: checking }: Privacy): Promise<string[]> {
-  if (excludes) return excludes;
+async function keepWithheldOut(repo: Repo, rules: Privacy, index: string): Promise<KeptOut> {
+  const { excludes, ignoreLines, check: checking } = rules;
+  if (!excludes) return { specs: await listedWithheld(repo, checking), config: [], file: null };
+  if (!ignoreLines) return { specs: excludes, config: [], file: null };
+  const patterns = ignoreLines.filter((line) => !line.startsWith('!'));
+  const [matched, userFile, infoExclude] = await Promise.all([
+    // Files in withheld folders too (an ignore pattern matches folders): the check below keeps only withheld files.
+    repo.git.runBytes([
+      'ls-files',
+      '-z',
+      '--cached',
+      '--ignored',
+      ...[...patterns, '.gitignore'].flatMap((p) => ['-x', p]),
+    ]),
+    userExcludesFile(repo),
+    readIfThere(repo.excludeFile),
+  ]);
+  const tracked = splitBytes(matched, 0)
+    .filter((field) => field.length > 0)
+    .map((field) => pathFromGit(field).text);
+  const ignoreFiles = tracked.filter((file) => file === '.gitignore' || file.endsWith('/.gitignore'));
+  const texts = await Promise.all(ignoreFiles.map((file) => readIfThere(path.join(repo.root, file))));
+  if ([infoExclude, ...texts].some((text) => /^\s*!/m.test(text))) return { specs: excludes, config: [], file: null };
+  const check = await checking;
+  const own = userFile ? await readIfThere(userFile) : '';
+  // The user's own positive rules once more at the end: a folder they ignore stays ignored.
+  const positive = own.split(/\r?\n/).filter((line) => !/^\s*!/.test(line));
+  const file = `${index}.exclude`;
+  await writeFile(file, [own, ...ignoreLines, ...positive, ''].join('\n'), { mode: 0o600 });
+  return {
+    specs: tracked.filter((file) => check(file) !== null).map((file) => `:(exclude,literal,top)${file}`),
+    config: [`core.excludesFile=${file}`],
+    file,
+  };
+}
+
+/** The user's own ignore file, as git finds it: `core.excludesFile`, or the XDG default. */
+async function userExcludesFile(repo: Repo): Promise<string | null> {
+  const set = (await repo.git.tryRun(['config', '--path', '--get', 'core.excludesFile']))?.trim();
+  if (set) return path.resolve(repo.root, set);
+  const xdg = process.env.XDG_CONFIG_HOME;
+  return path.join(xdg ? xdg : path.join(os.homedir(), '.config'), 'git', 'ignore');
+}
+
+/** An ignore file's text; none when it cannot be read, which is what git makes of it too (a warning at most). */
+async function readIfThere(file: string): Promise<string> {
+  return readFile(file, 'utf8').catch(() => '');
+}
+
+/** For patterns git cannot read: each withheld path git would add, listed first, as an exclusion. */
+async function listedWithheld(repo: Repo, checking: Promise<(file: string) => string | null>): Promise<string[]> {
   const check = await checking;
   const listed = await repo.git.runBytes(['ls-files', '-z', '--others', '--modified', '--exclude-standard']);
   return splitBytes(listed, 0)
@@ -245,7 +336,7 @@ async function removeLeftovers(base: string): Promise<void> {
   const names = (await readdir(folder).catch(() => [] as string[])).filter((name) => name.startsWith(prefix));
   await Promise.all(
     names.map(async (name) => {
-      const pid = Number(name.slice(prefix.length).replace(/\.lock$/, ''));
+      const pid = Number(name.slice(prefix.length).replace(/\.(?:lock|exclude)$/, ''));
       if (pid === process.pid) return;
       const info = await stat(path.join(folder, name)).catch(() => null);
       if (!info || (Date.now() - info.mtimeMs < STALE_MS && isAlive(pid))) return;

@@ -1,4 +1,4 @@
-import { copyFile, link, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { MaterialEntry, Source, Status } from '../../schemas/material';
 import { generatedAttribute } from '../git/attributes';
@@ -8,7 +8,7 @@ import { roundLog, type Commit, type RoundLog } from '../git/log';
 import { BlobReader, objectSizes } from '../git/objects';
 import type { Repo } from '../git/repo';
 import { submoduleWarning, type WorkingChange, type WorkingState } from '../git/working-state';
-import { assertReviewDirSafe, assertWritable, type ReviewDir } from '../review/review-dir';
+import { assertReviewDirSafe, assertWritable, linkOrCopy, type ReviewDir } from '../review/review-dir';
 import { resolveBase, type Base, type BaseOptions } from './base';
 import { buildEntry, type EntryFacts } from './entry';
 import { isGenerated } from './generated';
@@ -347,7 +347,7 @@ async function writeAll(out: FileHandle, text: string): Promise<void> {
 async function publish(kept: string, material: string): Promise<void> {
   const temporary = path.join(path.dirname(material), `.material.json.${process.pid}.tmp`);
   try {
-    await link(kept, temporary).catch(() => copyFile(kept, temporary));
+    await linkOrCopy(kept, temporary);
     await rename(temporary, material);
   } finally {
     await rm(temporary, { force: true });

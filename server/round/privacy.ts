@@ -33,6 +33,12 @@ export interface Privacy {
    * globs lack (braces, extglobs, a leading `!`), and the paths must be listed first.
    */
   excludes: string[] | null;
+  /**
+   * The same patterns as lines of an ignore file (see `gitIgnoreLines`), which keep untracked
+   * withheld files out of `git add` at the cost of the ignore rules git checks anyway; null
+   * when `excludes` is, or a pattern reads otherwise in an ignore file.
+   */
+  ignoreLines: string[] | null;
 }
 
 /** Loads the privacy rules (see `loadPrivacyRules`) as the check alone. */
@@ -60,7 +66,8 @@ export async function loadPrivacyRules(root: string): Promise<Privacy> {
   const layers = await Promise.all(read);
   const check = compile(layers);
   check.catch(() => {}); // awaited by whoever reads the check
-  return { check, excludes: gitExcludes(layers.flatMap((layer) => layer.patterns)) };
+  const patterns = layers.flatMap((layer) => layer.patterns);
+  return { check, excludes: gitExcludes(patterns), ignoreLines: gitIgnoreLines(patterns) };
 }
 
 async function compile(layers: Array<{ origin: string; patterns: string[] }>): Promise<PrivacyCheck> {
@@ -91,6 +98,19 @@ function gitExcludes(patterns: string[]): string[] | null {
     excludes.push(`:(exclude,glob,top)${pattern.includes('/') ? '' : '**/'}${pattern}`);
   }
   return excludes;
+}
+
+/**
+ * The patterns as gitignore lines matching the same files: a name pattern matches in any
+ * folder, one with a slash from the top, as in a `.gitignore` at the top. An ignore pattern
+ * also matches folders (and so everything in them), which a privacy pattern does not: each
+ * is followed by its negation for folders only (`!pattern/`). Null when a pattern is not
+ * one git's globs read as picomatch does (see `gitExcludes`), or would read as a comment,
+ * an escape or with its trailing spaces cut.
+ */
+function gitIgnoreLines(patterns: string[]): string[] | null {
+  if (gitExcludes(patterns) === null || patterns.some((p) => /^#|\\|\s$/.test(p))) return null;
+  return [...patterns, ...patterns.map((pattern) => `!${pattern}/`)];
 }
 
 async function readExcludes(file: string): Promise<string[]> {

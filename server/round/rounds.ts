@@ -4,7 +4,7 @@ import path from 'node:path';
 import { InvolutError } from '../cli/errors';
 import type { Repo } from '../git/repo';
 import { isSameProcessAlive, processStart } from '../review/process-alive';
-import { readJsonOrNull, writeFileAtomic, type ReviewDir } from '../review/review-dir';
+import { linkOrCopy, readJsonOrNull, writeFileAtomic, type ReviewDir } from '../review/review-dir';
 import { localIsoTime } from '../review/time';
 
 /**
@@ -272,9 +272,7 @@ export async function keepCards(review: ReviewDir, round: number): Promise<strin
   try {
     await copyFile(review.cards, temporary);
     // A link appears whole and refuses a name already taken; a file system without links gets an exclusive copy.
-    await link(temporary, kept).catch((error: NodeJS.ErrnoException) =>
-      error.code === 'EEXIST' ? Promise.reject(error) : copyFile(temporary, kept, constants.COPYFILE_EXCL),
-    );
+    await linkOrCopy(temporary, kept, constants.COPYFILE_EXCL);
     return kept;
   } catch (error) {
     // No cards.json: nothing to keep; a copy already kept: never written over.

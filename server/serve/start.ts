@@ -13,6 +13,7 @@ import { ReviewFiles } from '../review/review-files';
 import { forgetServer, recordServer, type ServerRecord } from './running-servers';
 import { hashToken, mintToken } from './security';
 import { ReviewWatcher } from './watch';
+import { pinnedMismatch } from '../round/pinned';
 import { localIsoTime } from '../review/time';
 
 /** The documented default port; the next free one is taken when it is busy. */
@@ -49,7 +50,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   const review = await assertReviewDirSafe(repo.root);
   const host = options.host ?? '127.0.0.1';
   const token = mintToken();
-  const files = new ReviewFiles(review);
+  const files = new ReviewFiles(review, {}, (data) => pinnedMismatch(repo, data));
   const notes = new NotesStore(review);
   const hub = new EventHub();
   const port = await choosePort(host, options.port);

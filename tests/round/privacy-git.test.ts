@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Material } from '../../schemas/material';
-import { cleanup, entryOf, makeRepo, readMaterial, runCli, tempDir, type TempRepo } from '../helpers/git-repo';
+import { cleanup, entryOf, makeRepo, readMaterial, refs, runCli, tempDir, type TempRepo } from '../helpers/git-repo';
 
 afterAll(cleanup);
 
@@ -108,5 +108,58 @@ describe('privacy holds in git: withheld working copies never enter the object s
     expect(listed).not.toContain('.env');
     expect(listed).not.toContain('config/server.pem');
     expect(repo.git(['rev-parse', `${tree}:secrets.key`])).toBe(repo.git(['rev-parse', 'HEAD:secrets.key']));
+  });
+});
+
+describe('the rules that keep withheld files out of git add leave everything else as git sees it', () => {
+  it('a .gitignore that takes a withheld name back in (!.env.example) does not let its content into git', async () => {
+    const repo = makeRepo();
+    repo.write('.gitignore', '.env*\n!.env.example\n');
+    repo.write('app.txt', 'app\n');
+    repo.commit('initial');
+    repo.write('.env.example', `EXAMPLE_TOKEN=${TOKEN}\n`);
+    repo.write('app.txt', `app\n${VISIBLE}\n`);
+    const run = await runCli(['rounds'], repo.dir);
+    expect(run.code, run.stderr).toBe(0);
+    expectWithheldListed(readMaterial(repo.dir), { '.env.example': 'added' });
+    const objects = allObjects(repo.path('.git'));
+    expect(objects.includes(VISIBLE)).toBe(true);
+    expect(objects.includes(TOKEN)).toBe(false);
+  });
+
+  it('a folder named like a withheld file is captured, and the user’s own ignore files still apply', async () => {
+    const repo = makeRepo();
+    repo.write('app.txt', 'app\n');
+    repo.commit('initial');
+    // ~/.config/git/ignore (XDG_CONFIG_HOME is this test's own) and a repository's core.excludesFile.
+    const userIgnore = path.join(process.env.XDG_CONFIG_HOME!, 'git', 'ignore');
+    mkdirSync(path.dirname(userIgnore), { recursive: true });
+    writeFileSync(userIgnore, '*.scratch\n');
+    try {
+      repo.write('.envs/settings.txt', `${VISIBLE}\n`);
+      repo.write('notes.scratch', 'ignored by the user\n');
+      repo.write('server.pem', `${TOKEN}\n`);
+      const first = await runCli(['rounds'], repo.dir);
+      expect(first.code, first.stderr).toBe(0);
+      const material = readMaterial(repo.dir);
+      expect(refs(material)).toContain('.envs/settings.txt');
+      expect(entryOf(material, '.envs/settings.txt').withheld ?? null).toBeNull();
+      expect(refs(material)).not.toContain('notes.scratch');
+      expectWithheldListed(material, { 'server.pem': 'added' });
+
+      const own = path.join(repo.dir, '..', `${path.basename(repo.dir)}-ignore`);
+      writeFileSync(own, 'debug.log\n');
+      repo.git(['config', 'core.excludesFile', own]);
+      repo.write('debug.log', 'ignored by core.excludesFile\n');
+      const second = await runCli(['rounds'], repo.dir);
+      expect(second.code, second.stderr).toBe(0);
+      const next = readMaterial(repo.dir);
+      expect(refs(next)).not.toContain('debug.log');
+      // core.excludesFile replaces the XDG file, as in git.
+      expect(refs(next)).toContain('notes.scratch');
+      expect(allObjects(repo.path('.git')).includes(TOKEN)).toBe(false);
+    } finally {
+      rmSync(userIgnore, { force: true });
+    }
   });
 });
