@@ -11,6 +11,8 @@ const { open } = e2e();
 const tree = (page: Page) => page.locator('nav[aria-label="Changed files"]');
 const fileOf = (page: Page, ref: string) => page.locator(`section.inv-file[data-ref=${JSON.stringify(ref)}]`);
 const viewedBox = (page: Page, ref: string) => fileOf(page, ref).locator('label.inv-viewed input');
+const pageRefs = (page: Page) =>
+  page.locator('main section.inv-file').evaluateAll((s) => s.map((x) => x.getAttribute('data-ref') ?? ''));
 const treeRefs = (page: Page) =>
   tree(page)
     .locator('.inv-tree-file')
@@ -43,5 +45,40 @@ describe('the reading flow', () => {
     ).toBe(last);
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
     await eventually(() => text(page.locator('.inv-key-status'))).toBe(`${last}: writing a note`);
+  });
+
+  it('narrows the page to the files the filter keeps, and says how many', async () => {
+    const { page } = await open('review-basic', { cards: 'none' });
+    await eventually(() => treeRefs(page)).toHaveLength(6);
+    const filter = tree(page).getByRole('searchbox', { name: 'Filter files by path' });
+    await filter.fill('auth');
+    await eventually(() => treeRefs(page)).toHaveLength(3);
+    // The page shows exactly what the tree shows, in its order, and says so.
+    await eventually(() => pageRefs(page)).toEqual(await treeRefs(page));
+    expect(await text(page.locator('.inv-page-filter'))).toMatch(/^3 of 6 files/);
+    // ] steps through the kept files only, to the last one.
+    const kept = await treeRefs(page);
+    const fileInHash = () => page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('file'));
+    await filter.blur();
+    for (let i = 0; i < kept.length; i++) {
+      await page.keyboard.press(']');
+      await eventually(fileInHash).not.toBeNull();
+      expect(kept).toContain(await fileInHash());
+    }
+    await eventually(fileInHash).toBe(kept[kept.length - 1]);
+    // A search match in a file the filter hides clears the filter and lands there.
+    await page.locator('.inv-search-input').fill('linus');
+    await eventually(() => text(page.locator('.inv-search-count'))).toBe('1 match in 1 file');
+    await page.keyboard.press('Enter');
+    await eventually(() => filter.inputValue()).toBe('');
+    await eventually(() => pageRefs(page).then((r) => r.length)).toBe(6);
+    await eventually(() => page.locator('tr.inv-hit').count()).toBe(1);
+    expect(await page.locator('tr.inv-hit').evaluate((r) => r.closest('section')?.dataset.ref)).toBe('scripts/seed.ts');
+    // Cleared from the page, the filter lets every file back.
+    await filter.fill('seed');
+    await eventually(() => pageRefs(page)).toEqual(['scripts/seed.ts']);
+    await page.getByRole('button', { name: 'Clear the filter' }).click();
+    await eventually(() => pageRefs(page).then((r) => r.length)).toBe(6);
+    expect(await filter.inputValue()).toBe('');
   });
 });
