@@ -19,7 +19,7 @@ import { UNCLAIMED } from './components/Sidebar';
 import type { DiffFormat } from './diff/diff2html';
 import { highlightFound } from './diff/found';
 import { landInSight } from './diff/landInSight';
-import { fileToActOn, focusNoteBox, stepFileSection, stepHunk, stepNote } from './diff/moves';
+import { fileToActOn, focusNoteBox, stepFileSection, stepHunk, stepNote, unfoldFile } from './diff/moves';
 import { budget } from './model/budget';
 import { coverage as computeCoverage, groupByIntent } from './model/coverage';
 import { fileTree, treeOrder } from './model/file-tree';
@@ -233,12 +233,18 @@ function Round({
     toggleFormat: () => setFormat((f) => (f === 'line-by-line' ? 'side-by-side' : 'line-by-line')),
     toggleWhitespace: () => options.setHideWhitespace((on) => !on),
     focusNote: () => {
-      focusNoteBox(fileToActOn(currentFile));
-      const ref = document.activeElement?.closest<HTMLElement>('section.inv-file')?.dataset.ref;
-      const path = ref && byRef.has(ref) ? ref : undefined;
-      setKeyStatus(
-        path ? `${path}: writing a note` : document.activeElement?.matches('textarea') ? 'Writing a note' : '',
-      );
+      const file = fileToActOn(currentFile);
+      const focus = () => {
+        focusNoteBox(file);
+        const ref = document.activeElement?.closest<HTMLElement>('section.inv-file')?.dataset.ref;
+        const path = ref && byRef.has(ref) ? ref : undefined;
+        setKeyStatus(
+          path ? `${path}: writing a note` : document.activeElement?.matches('textarea') ? 'Writing a note' : '',
+        );
+      };
+      // A folded file folds its note box too: n unfolds it, and focuses the box once drawn.
+      if (unfoldFile(file)) requestAnimationFrame(focus);
+      else focus();
     },
     focusSearch: () => document.querySelector<HTMLInputElement>('.inv-search-input')?.focus(),
     focusHandOver: () => document.querySelector<HTMLButtonElement>('.inv-handover-button')?.focus(),

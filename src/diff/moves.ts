@@ -83,3 +83,11 @@ export function focusNoteBox(ref: string | null): void {
   });
   (inScope ?? onScreen ?? boxes[0])?.focus();
 }
+
+/** Unfolds a folded file by its fold control; false when it is not folded (or not drawn). */
+export function unfoldFile(ref: string | null): boolean {
+  const section = ref ? document.querySelector(`section.inv-file[data-ref="${CSS.escape(ref)}"]`) : null;
+  const fold = section?.querySelector<HTMLButtonElement>('.inv-file-header button[aria-expanded="false"]');
+  fold?.click();
+  return !!fold;
+}

@@ -81,4 +81,41 @@ describe('the reading flow', () => {
     await eventually(() => pageRefs(page).then((r) => r.length)).toBe(6);
     expect(await filter.inputValue()).toBe('');
   });
+
+  it('folds the notes of a collapsed file, and keeps their count in sight', async () => {
+    const { page, repo } = await open('review-basic', { cards: 'none' });
+    await eventually(() => treeRefs(page)).toHaveLength(6);
+    const ref = 'src/auth/session.ts';
+    await fileOf(page, ref)
+      .getByRole('textbox', { name: `Note on file ${ref}` })
+      .fill('Why 30 minutes?');
+    await eventually(() => repo.notes()?.notes[`file:${ref}`]?.text).toBe('Why 30 minutes?');
+    const boxes = page.locator('main textarea.inv-note-text');
+    expect(await boxes.count()).toBeGreaterThan(0);
+
+    // Collapse all: no note box stays open on the page; the file with a note says it holds one.
+    await tree(page).getByRole('button', { name: 'Collapse all' }).click();
+    await eventually(() => boxes.count()).toBe(0);
+    const count = fileOf(page, ref).locator('.inv-folded-notes');
+    expect(await text(count)).toBe(`1 note folded with this file: show ${ref}`);
+    expect(await page.locator('.inv-folded-notes').count()).toBe(1);
+
+    // One click shows the file and its note again.
+    await count.getByRole('button').click();
+    await eventually(() => fileOf(page, ref).locator('textarea.inv-note-text').inputValue()).toBe('Why 30 minutes?');
+    expect(await fileOf(page, ref).locator('.inv-folded-notes').count()).toBe(0);
+
+    // n on a collapsed file unfolds it and writes there, not on another file's open box.
+    await tree(page).getByRole('button', { name: 'Collapse all' }).click();
+    await eventually(() => boxes.count()).toBe(0);
+    const other = 'scripts/seed.ts';
+    await tree(page)
+      .locator(`.inv-tree-file[title=${JSON.stringify(other)}]`)
+      .click();
+    await page.keyboard.press('n');
+    await eventually(() =>
+      page.evaluate(() => document.activeElement?.closest<HTMLElement>('section.inv-file')?.dataset.ref),
+    ).toBe(other);
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+  });
 });
