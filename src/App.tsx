@@ -19,11 +19,21 @@ import { UNCLAIMED } from './components/Sidebar';
 import type { DiffFormat } from './diff/diff2html';
 import { highlightFound } from './diff/found';
 import { landInSight } from './diff/landInSight';
-import { fileToActOn, focusNoteBox, stepFileSection, stepHunk, stepNote, unfoldFile } from './diff/moves';
+import {
+  fileOnScreen,
+  fileToActOn,
+  focusNoteBox,
+  landOnNotesOf,
+  stepFileSection,
+  stepHunk,
+  stepNote,
+  unfoldFile,
+} from './diff/moves';
 import { budget } from './model/budget';
 import { coverage as computeCoverage, groupByIntent } from './model/coverage';
 import { fileTree, treeOrder } from './model/file-tree';
 import type { Match } from './model/search';
+import { nextFileWithNotes, notedRefs } from './model/note-keys';
 import { noteThreads, openNotes } from './model/threads';
 import { setStorageScope, useStored } from './state/storage';
 import { useKeyboard } from './state/useKeyboard';
@@ -171,6 +181,7 @@ function Round({
     if (inCard && !match.line) landInSight(inCard);
   };
   const coverage = useMemo(() => computeCoverage(entries, cards), [entries, cards]);
+  const markedRefs = useMemo(() => cards.flatMap((c) => (c.marks ?? []).map((m) => m.ref)), [cards]);
   const ordered = useMemo(() => groupByIntent(cards).flatMap((g) => g.cards), [cards]);
   const { total, fits } = useMemo(() => budget(ordered, reading.budgetMinutes), [ordered, reading.budgetMinutes]);
 
@@ -221,7 +232,14 @@ function Round({
     },
     nextFile: stepFile,
     nextHunk: (step) => void (stepHunk(step) || stepFile(step)),
-    nextNote: (step) => void stepNote(step),
+    nextNote: (step) => {
+      if (stepNote(step) || mode !== 'raw') return;
+      // None drawn that way: the next file holding any, in Raw's order, drawn first.
+      const ref = nextFileWithNotes(order(), [...markedRefs, ...notedRefs(notes.notes)], fileOnScreen(), step);
+      if (!ref) return setKeyStatus(step > 0 ? 'No mark or note below.' : 'No mark or note above.');
+      revealTarget(ref);
+      landOnNotesOf(ref, step);
+    },
     toggleViewed: () => {
       const entry = byRef.get(fileToActOn(currentFile) ?? '');
       if (!entry) return setKeyStatus('No file in sight to mark viewed.');

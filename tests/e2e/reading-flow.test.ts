@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { e2e, eventually, text } from '../helpers/browser';
+import { e2e, eventually, text, type FixtureRepo } from '../helpers/browser';
 
 const { open } = e2e();
 
@@ -17,6 +17,35 @@ const treeRefs = (page: Page) =>
   tree(page)
     .locator('.inv-tree-file')
     .evaluateAll((b) => b.map((x) => x.getAttribute('title') ?? ''));
+
+/** A round of many small files (each edited on one line), far more than one screen holds. */
+const MANY = 80;
+const manyName = (i: number) => `many/f${String(i).padStart(2, '0')}.ts`;
+function manyFiles(repo: FixtureRepo): void {
+  const body = (i: number, edited: boolean) =>
+    Array.from({ length: 30 }, (_, n) => `export const v${n} = ${i} * ${n}${edited && n === 15 ? ' + 1' : ''};`).join(
+      '\n',
+    ) + '\n';
+  for (let i = 0; i < MANY; i++) repo.write(manyName(i), body(i, false));
+  repo.git('add', '--all');
+  repo.git('commit', '--quiet', '--no-verify', '-m', 'Many files');
+  for (let i = 0; i < MANY; i++) repo.write(manyName(i), body(i, true));
+  repo.rounds();
+}
+
+/** The first element matching `selector` wholly in the window below the sticky headers (the app bar, its file's header), or null. */
+const inSight = (page: Page, selector: string) =>
+  page.evaluate((selector) => {
+    const bar = document.querySelector('.inv-header')!.getBoundingClientRect().bottom;
+    for (const element of document.querySelectorAll(selector)) {
+      const r = element.getBoundingClientRect();
+      const section = element.closest('section.inv-file');
+      const fileHeader = section?.querySelector('.inv-file-header')?.getBoundingClientRect().bottom ?? bar;
+      if (r.top >= Math.max(bar, fileHeader) - 0.5 && r.bottom <= innerHeight)
+        return `${section?.getAttribute('data-ref')}: ${element.textContent?.trim().slice(0, 40)}`;
+    }
+    return null;
+  }, selector);
 
 describe('the reading flow', () => {
   it('acts on the file the reader chose', async () => {
@@ -117,5 +146,37 @@ describe('the reading flow', () => {
       page.evaluate(() => document.activeElement?.closest<HTMLElement>('section.inv-file')?.dataset.ref),
     ).toBe(other);
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+  });
+
+  it('m reaches a mark in a file not drawn yet, from the top of Raw', async () => {
+    const far = manyName(60);
+    const { page } = await open('review-basic', {
+      cards: {
+        text: JSON.stringify({
+          contract: 1,
+          cards: [
+            {
+              id: 'c_last',
+              title: 'A file far down',
+              intent: 'behavior',
+              minutes: 1,
+              refs: [far],
+              marks: [{ ref: far, at: 'v15 = 60 * 15 + 1', text: 'Read this line.' }],
+            },
+          ],
+        }),
+      },
+      prepare: manyFiles,
+    });
+    await page.keyboard.press('r');
+    await page.locator('main[aria-label="Every changed file"]').waitFor();
+    await eventually(() => treeRefs(page).then((r) => r.length)).toBeGreaterThan(0);
+    expect(await page.locator(`section.inv-file[data-ref="${far}"]`).count()).toBe(0);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await page.keyboard.press('m');
+    await eventually(() => inSight(page, '.inv-mark')).toBe(`${far}: A file far downRead this line.`);
+    // Past the last one, m says there is none below.
+    await page.keyboard.press('m');
+    await eventually(() => text(page.locator('.inv-key-status'))).toBe('No mark or note below.');
   });
 });
