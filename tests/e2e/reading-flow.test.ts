@@ -179,4 +179,32 @@ describe('the reading flow', () => {
     await page.keyboard.press('m');
     await eventually(() => text(page.locator('.inv-key-status'))).toBe('No mark or note below.');
   });
+
+  it('opens every file the Cards sidebar lists as claimed by no card', async () => {
+    const { page } = await open('review-basic', { prepare: manyFiles });
+    const sidebar = page.locator('nav[aria-label="Cards"]');
+    const listed = sidebar.locator('.inv-unclaimed-list');
+    const chosen = manyName(40);
+    await listed.getByRole('button', { name: chosen, exact: true }).click();
+    const main = page.locator('main[aria-label="Selected card"]');
+    await main.getByRole('heading', { name: 'Files no card claims' }).waitFor();
+    // The chosen file is at the top of the page, just below the app bar.
+    const place = () =>
+      page.evaluate((ref) => {
+        const bar = document.querySelector('.inv-header')!.getBoundingClientRect().bottom;
+        const top = document.querySelector(`section.inv-file[data-ref="${ref}"]`)?.getBoundingClientRect().top;
+        return top !== undefined && top >= bar - 1 && top <= bar + 30;
+      }, chosen);
+    await eventually(place).toBe(true);
+    // v acts on it.
+    await page.keyboard.press('v');
+    await eventually(() => text(page.locator('.inv-key-status'))).toBe(`${chosen}: marked viewed`);
+    // Past the first fifty, one button shows them all.
+    await listed.getByRole('button', { name: /… and \d+ more: show them all/ }).click();
+    await eventually(() => page.evaluate(() => window.scrollY)).toBe(0);
+    const unclaimed = sidebar.locator('section.inv-group').filter({ hasText: 'files no card claims' });
+    const [count] = (await text(unclaimed.locator('.inv-nav-item'))).split(' ');
+    expect(Number(count)).toBeGreaterThan(50);
+    expect(await main.locator('section.inv-file').count()).toBe(Number(count));
+  });
 });
