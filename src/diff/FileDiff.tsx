@@ -320,8 +320,9 @@ function FileBody({
             : viewed
               ? 'Viewed'
               : 'Folded'}
-        : {lineCount.toLocaleString()} lines
-        {entry.bytes != null ? `, ${formatBytes(entry.bytes)}` : ''}. Show it
+        : {lineCount.toLocaleString()} {lineCount === 1 ? 'line' : 'lines'}
+        {/* What is folded is the diff: its size, not the whole file's. */}
+        {`, ${formatBytes(entry.diff?.length ?? 0)}`}. Show it
         <span className="inv-visually-hidden">: {entry.ref}</span>
       </button>
     );

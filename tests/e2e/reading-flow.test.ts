@@ -207,4 +207,27 @@ describe('the reading flow', () => {
     expect(Number(count)).toBeGreaterThan(50);
     expect(await main.locator('section.inv-file').count()).toBe(Number(count));
   });
+
+  it('gives a folded diff the size of what is folded, not of the whole file', async () => {
+    const ref = 'data/table.ts';
+    const rows = (edited: boolean) =>
+      Array.from({ length: 1000 }, (_, n) => `row(${n}, '${edited && n === 500 ? 'edited' : 'some text here'}');`);
+    const { page } = await open('review-basic', {
+      cards: 'none',
+      prepare: (repo) => {
+        repo.write(ref, `${rows(false).join('\n')}\n`);
+        repo.git('add', '--all');
+        repo.git('commit', '--quiet', '--no-verify', '-m', 'A large table');
+        repo.write(ref, `${rows(true).join('\n')}\n`);
+        repo.rounds();
+      },
+    });
+    await fileOf(page, ref)
+      .getByRole('checkbox', { name: `Viewed: ${ref}` })
+      .check();
+    // The file is about 27 KB; its diff is 9 lines of a few hundred bytes.
+    await eventually(() => text(fileOf(page, ref).locator('button.inv-fold'))).toMatch(
+      new RegExp(`^Viewed: 9 lines, \\d{3} B\\. Show it: ${ref}$`),
+    );
+  });
 });
