@@ -230,4 +230,32 @@ describe('the reading flow', () => {
       new RegExp(`^Viewed: 9 lines, \\d{3} B\\. Show it: ${ref}$`),
     );
   });
+
+  it('draws removed lines in one colour, unified or split, light or dark', async () => {
+    const { page } = await open('review-basic', { cards: 'none' });
+    const ref = 'src/auth/session.ts';
+    const removalColours = () =>
+      fileOf(page, ref)
+        .locator('td.d2h-del:not(.d2h-code-linenumber, .d2h-code-side-linenumber)')
+        .evaluateAll((cells) => [...new Set(cells.map((c) => getComputedStyle(c).backgroundColor))]);
+    const both = async () => {
+      await eventually(() => removalColours().then((c) => c.length)).toBeGreaterThan(0);
+      const unified = await removalColours();
+      await page.keyboard.press('s');
+      await eventually(() => fileOf(page, ref).locator('.d2h-file-side-diff').count()).toBeGreaterThan(0);
+      const split = await removalColours();
+      await page.keyboard.press('s');
+      await eventually(() => fileOf(page, ref).locator('.d2h-file-side-diff').count()).toBe(0);
+      return { unified, split };
+    };
+    const light = await both();
+    expect(light.unified).toHaveLength(1);
+    expect(light.split).toEqual(light.unified);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await eventually(() => fileOf(page, ref).locator('.d2h-dark-color-scheme').count()).toBeGreaterThan(0);
+    const dark = await both();
+    expect(dark.unified).toHaveLength(1);
+    expect(dark.split).toEqual(dark.unified);
+    expect(dark.unified).not.toEqual(light.unified);
+  });
 });
