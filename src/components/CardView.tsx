@@ -84,6 +84,7 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
             refs={card.refs}
             notes={notes}
             label={`Note on card ${card.title}`}
+            hint
           />
         </>
       )}

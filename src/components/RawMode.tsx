@@ -222,6 +222,12 @@ export function RawMode({ entries, cards, cardIds, context, current, onOpen, sin
             view={commit}
           />
         )}
+        {!byCommit && (
+          <p className="inv-raw-hint">
+            Leave a note for the agent under any file (a question, an objection, an instruction), or click a line number
+            to note that line.
+          </p>
+        )}
         <NotesElsewhere entries={entries} notes={context.notes} />
         <NotesOnGoneCards cardIds={cardIds} notes={context.notes} />
         {applied.trim() && (

@@ -258,4 +258,24 @@ describe('the reading flow', () => {
     expect(dark.split).toEqual(dark.unified);
     expect(dark.unified).not.toEqual(light.unified);
   });
+
+  it('says what a note is for once on the page, not in every note box', async () => {
+    const { page } = await open('review-basic');
+    const hint = 'Leave a note for the agent: a question, an objection, an instruction…';
+    const placeholders = () =>
+      page
+        .locator('main textarea.inv-note-text')
+        .evaluateAll((boxes) => boxes.map((b) => b.getAttribute('placeholder')));
+    const title = 'Sessions now expire after 30 idle minutes';
+    await page.locator('nav[aria-label="Cards"]').getByRole('button', { name: title }).click();
+    await page.getByRole('button', { name: `full: ${title}` }).click();
+    // The card's box and its file's box: the hint once.
+    await eventually(() => placeholders().then((p) => p.length)).toBeGreaterThan(1);
+    expect((await placeholders()).filter((p) => p === hint)).toHaveLength(1);
+    // Raw: every file has a box; the hint is said once above them.
+    await page.keyboard.press('r');
+    await eventually(() => placeholders().then((p) => p.length)).toBeGreaterThan(2);
+    expect((await placeholders()).filter((p) => p === hint)).toHaveLength(0);
+    expect(await page.locator('main').getByText('Leave a note for the agent').count()).toBe(1);
+  });
 });
