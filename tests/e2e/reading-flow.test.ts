@@ -278,4 +278,29 @@ describe('the reading flow', () => {
     expect((await placeholders()).filter((p) => p === hint)).toHaveLength(0);
     expect(await page.locator('main').getByText('Leave a note for the agent').count()).toBe(1);
   });
+
+  it('folds generated files the same way, by .gitattributes or by name', async () => {
+    const body = (n: number) => `${Array.from({ length: 40 }, (_, i) => `var a${i} = ${n + i};`).join('\n')}\n`;
+    const { page } = await open('review-basic', {
+      cards: 'none',
+      prepare: (repo) => {
+        repo.write('.gitattributes', 'dist/*.js linguist-generated\n');
+        repo.write('dist/app.js', body(0));
+        repo.write('vendor/lib.min.js', body(0));
+        repo.git('add', '--all');
+        repo.git('commit', '--quiet', '--no-verify', '-m', 'Built files');
+        repo.write('dist/app.js', body(1));
+        repo.write('vendor/lib.min.js', body(1));
+        repo.rounds();
+      },
+    });
+    for (const ref of ['dist/app.js', 'vendor/lib.min.js']) {
+      await fileOf(page, ref).scrollIntoViewIfNeeded();
+      await eventually(() => text(fileOf(page, ref).locator('button.inv-fold'))).toMatch(
+        new RegExp(`^Generated or lock file: \\d+ lines, [\\d.]+ K?B\\. Show it: ${ref}$`),
+      );
+      expect(await fileOf(page, ref).locator('.inv-file-header .inv-tag').allTextContents()).toContain('generated');
+      expect(await fileOf(page, ref).locator('.d2h-code-line-ctn').count()).toBe(0);
+    }
+  });
 });
