@@ -218,6 +218,21 @@ function Round({
   );
   const threads = useMemo<Threads>(() => ({ threads: threadMap, titleOf, onSelect }), [threadMap, titleOf, onSelect]);
 
+  // Back to the cards from Raw: the card holding the file in view, from its top.
+  const changeMode = (next: 'cards' | 'raw') => {
+    if (next === 'raw' || mode === 'cards' || !hasCards) return setMode(next);
+    const ref = fileToActOn(currentFile);
+    const holds = (id: string | null) => !!ref && !!cards.find((c) => c.id === id)?.refs.includes(ref);
+    const card = holds(selected) ? selected : (ordered.find((c) => holds(c.id))?.id ?? null);
+    if (card) return onSelect(card);
+    if (ref && coverage.unclaimed.some((e) => e.ref === ref)) {
+      onSelect(UNCLAIMED);
+      revealTarget(ref);
+      return;
+    }
+    setMode('cards');
+    window.scrollTo({ top: 0 });
+  };
   const stepFile = (step: 1 | -1) => {
     const ref = stepFileSection(step);
     if (ref) revealTarget(ref);
@@ -247,7 +262,7 @@ function Round({
       setViewed(entry, on);
       setKeyStatus(`${entry.ref}: ${on ? 'marked viewed' : 'no longer viewed'}`);
     },
-    toggleRaw: () => setMode(mode === 'raw' ? 'cards' : 'raw'),
+    toggleRaw: () => changeMode(mode === 'raw' ? 'cards' : 'raw'),
     toggleFormat: () => setFormat((f) => (f === 'line-by-line' ? 'side-by-side' : 'line-by-line')),
     toggleWhitespace: () => options.setHideWhitespace((on) => !on),
     focusNote: () => {
@@ -278,7 +293,7 @@ function Round({
             <SkipLink />
             <Header
               mode={mode}
-              onMode={setMode}
+              onMode={changeMode}
               hasCards={hasCards}
               format={format}
               onFormat={setFormat}

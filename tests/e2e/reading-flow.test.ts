@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { e2e, eventually, text, type FixtureRepo } from '../helpers/browser';
+import { e2e, eventually, text, treeRow, type FixtureRepo } from '../helpers/browser';
 
 const { open } = e2e();
 
@@ -302,5 +302,32 @@ describe('the reading flow', () => {
       expect(await fileOf(page, ref).locator('.inv-file-header .inv-tag').allTextContents()).toContain('generated');
       expect(await fileOf(page, ref).locator('.d2h-code-line-ctn').count()).toBe(0);
     }
+  });
+
+  it('goes back from Raw to the top of the card holding the file in view', async () => {
+    const half = (from: number) => Array.from({ length: MANY / 2 }, (_, i) => manyName(from + i));
+    const card = (id: string, title: string, refs: string[]) => ({ id, title, intent: 'behavior', minutes: 1, refs });
+    const { page } = await open('review-basic', {
+      cards: {
+        text: JSON.stringify({
+          contract: 1,
+          cards: [card('c_first', 'The first half', half(0)), card('c_second', 'The second half', half(MANY / 2))],
+        }),
+      },
+      prepare: manyFiles,
+    });
+    await page.getByRole('heading', { name: 'The first half' }).waitFor();
+    await page.keyboard.press('r');
+    const chosen = manyName(60);
+    await (await treeRow(page, chosen)).click();
+    await eventually(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(2000);
+    await page.keyboard.press('r');
+    // The card holding the file, from its top.
+    const heading = page.getByRole('heading', { name: 'The second half' });
+    await heading.waitFor();
+    await eventually(() => page.evaluate(() => window.scrollY)).toBe(0);
+    expect(await page.locator('nav[aria-label="Cards"] [aria-current="true"]').textContent()).toContain(
+      'The second half',
+    );
   });
 });
