@@ -13,6 +13,7 @@ import { RoundArrived } from './components/RoundArrived';
 import { ThreadsContext, type Threads } from './components/NoteThread';
 import { RawMode } from './components/RawMode';
 import { SearchBar } from './components/SearchBar';
+import { SidebarHandle } from './components/SidebarHandle';
 import { SkipLink } from './components/SkipLink';
 import { ViewOptions } from './components/ViewOptions';
 import { UNCLAIMED } from './components/Sidebar';
@@ -45,6 +46,7 @@ import { clearTarget, revealTarget, useTarget } from './state/target';
 import { usePlace } from './state/usePlace';
 import { parsePlace, type Place } from './model/place';
 import { useCardRounds } from './state/useCardRounds';
+import { useSidebar } from './state/useSidebar';
 import { useSinceLast } from './state/useSinceLast';
 import { useViewed } from './state/useViewed';
 import { ViewSettingsContext } from './state/settings';
@@ -131,6 +133,7 @@ function Round({
     return () => clearTimeout(timer);
   }, [keyStatus]);
   const options = useViewOptions();
+  const sidebar = useSidebar();
 
   const good = review.lastGoodCards;
   const cards = good?.data.cards ?? NO_CARDS;
@@ -265,6 +268,7 @@ function Round({
     toggleRaw: () => changeMode(mode === 'raw' ? 'cards' : 'raw'),
     toggleFormat: () => setFormat((f) => (f === 'line-by-line' ? 'side-by-side' : 'line-by-line')),
     toggleWhitespace: () => options.setHideWhitespace((on) => !on),
+    toggleSidebar: sidebar.toggle,
     focusNote: () => {
       const file = fileToActOn(currentFile);
       const focus = () => {
@@ -289,7 +293,10 @@ function Round({
     <DiffsContext.Provider value={diffs}>
       <ThreadsContext.Provider value={threads}>
         <ViewSettingsContext.Provider value={options.settings}>
-          <div className={options.wrap ? 'inv-app inv-wrap' : 'inv-app'}>
+          <div
+            className={`inv-app${options.wrap ? ' inv-wrap' : ''}${sidebar.layout.hidden ? ' inv-sidebar-hidden' : ''}`}
+            style={{ '--inv-sidebar-w': `${sidebar.layout.width}px` } as React.CSSProperties}
+          >
             <SkipLink />
             <Header
               mode={mode}
@@ -356,6 +363,7 @@ function Round({
                 commits={material.source.commits ?? NO_COMMITS}
               />
             )}
+            <SidebarHandle layout={sidebar.layout} onToggle={sidebar.toggle} onResize={sidebar.resize} />
             {help && <HelpOverlay onClose={() => setHelp(false)} />}
           </div>
         </ViewSettingsContext.Provider>

@@ -330,4 +330,44 @@ describe('the reading flow', () => {
       'The second half',
     );
   });
+
+  it('hides, shows and resizes the sidebar, and remembers it', async () => {
+    const { page, reload, screenshot } = await open('review-basic', { cards: 'none' });
+    const width = () => tree(page).evaluate((nav) => Math.round(nav.getBoundingClientRect().width));
+    const mainWidth = () => page.locator('main').evaluate((m) => Math.round(m.getBoundingClientRect().width));
+    await eventually(() => treeRefs(page)).toHaveLength(6);
+    const wide = await mainWidth();
+    // A key hides it and shows it again; the diffs take the room.
+    await page.keyboard.press('b');
+    await eventually(() => tree(page).isVisible()).toBe(false);
+    expect(await mainWidth()).toBeGreaterThan(wide + 200);
+    await page.keyboard.press('b');
+    await eventually(() => tree(page).isVisible()).toBe(true);
+    // So does a control.
+    await page.getByRole('button', { name: 'Hide the sidebar' }).click();
+    await eventually(() => tree(page).isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Show the sidebar' }).click();
+    await eventually(() => tree(page).isVisible()).toBe(true);
+    // Its edge drags it wider, and the arrow keys move it.
+    const edge = page.getByRole('separator', { name: 'Sidebar width' });
+    const box = (await edge.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + 200);
+    await page.mouse.down();
+    await page.mouse.move(520, box.y + 220, { steps: 5 });
+    await page.mouse.up();
+    await eventually(width).toBe(520);
+    await edge.focus();
+    await page.keyboard.press('ArrowLeft');
+    await eventually(width).toBe(500);
+    // Remembered in this browser.
+    await page.keyboard.press('b');
+    await reload();
+    await eventually(() => tree(page).isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Show the sidebar' }).click();
+    await eventually(width).toBe(500);
+    // At 800 px the diffs keep their room.
+    await page.setViewportSize({ width: 800, height: 900 });
+    await eventually(width).toBe(480);
+    await screenshot('sidebar-800');
+  });
 });
