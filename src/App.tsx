@@ -156,9 +156,16 @@ function Round({
   const target = useTarget();
   const currentFile = target?.ref ?? null;
   const setCurrentFile = (ref: string | null) => (ref === null ? clearTarget() : revealTarget(ref));
+  // In Cards, a line or file jumped to in the selected card (a search match) is part of the place too.
+  const inCard =
+    target !== null &&
+    selected !== null &&
+    (selected === UNCLAIMED || !!cards.find((c) => c.id === selected)?.refs.includes(target.ref));
   usePlace(
     token,
-    mode === 'raw' ? { mode, file: target?.ref, line: target?.line } : { mode, card: selected ?? undefined },
+    mode === 'raw'
+      ? { mode, file: target?.ref, line: target?.line }
+      : { mode, card: selected ?? undefined, ...(inCard ? { file: target.ref, line: target.line } : {}) },
     (place) => {
       setMode(place.mode ?? null);
       if (place.card) setSelected(place.card);

@@ -370,4 +370,31 @@ describe('the reading flow', () => {
     await eventually(width).toBe(480);
     await screenshot('sidebar-800');
   });
+
+  it('search in Cards highlights the match in the card and links to it', async () => {
+    const { page, context, url } = await open('review-basic');
+    const title = 'Sessions now expire after 30 idle minutes';
+    await page.locator('nav[aria-label="Cards"]').getByRole('button', { name: title }).click();
+    await page.getByRole('button', { name: `full: ${title}` }).click();
+    const card = page.locator('main[aria-label="Selected card"]');
+    await card.locator('section.inv-file[data-ref="src/auth/session.ts"] .d2h-code-line-ctn').first().waitFor();
+    await page.locator('.inv-search-input').fill('idle > IDLE_MS');
+    await eventually(() => text(page.locator('.inv-search-count'))).toMatch(/^1 match/);
+    await page.keyboard.press('Enter');
+    // Highlighted in the card, not in Raw.
+    await eventually(() => card.locator('tr.inv-hit').count()).toBe(1);
+    expect(await card.locator('tr.inv-hit').textContent()).toContain('idle > IDLE_MS');
+    expect(await page.evaluate(() => CSS.highlights.has('inv-found'))).toBe(true);
+    expect(await page.locator('main[aria-label="Selected card"]').count()).toBe(1);
+    // The URL says where: a second tab opened on it lands on the same card and line.
+    const hash = await page.evaluate(() => location.hash);
+    expect(new URLSearchParams(hash.slice(1)).get('file')).toBe('src/auth/session.ts');
+    expect(new URLSearchParams(hash.slice(1)).get('line')).toMatch(/^[+-]\d+$/);
+    const other = await context.newPage();
+    await other.goto(`${url.split('#')[0]}${hash}`);
+    const otherCard = other.locator('main[aria-label="Selected card"]');
+    await otherCard.getByRole('heading', { name: title }).waitFor();
+    await eventually(() => otherCard.locator('tr.inv-hit').count()).toBe(1);
+    await other.close();
+  });
 });
