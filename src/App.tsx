@@ -15,6 +15,7 @@ import { RawMode } from './components/RawMode';
 import { SearchBar } from './components/SearchBar';
 import { SidebarHandle } from './components/SidebarHandle';
 import { SkipLink } from './components/SkipLink';
+import { UndoDelete } from './components/UndoDelete';
 import { ViewOptions } from './components/ViewOptions';
 import { UNCLAIMED } from './components/Sidebar';
 import type { DiffFormat } from './diff/diff2html';
@@ -371,6 +372,7 @@ function Round({
               />
             )}
             <SidebarHandle layout={sidebar.layout} onToggle={sidebar.toggle} onResize={sidebar.resize} />
+            <UndoDelete notes={notes} />
             {help && <HelpOverlay onClose={() => setHelp(false)} />}
           </div>
         </ViewSettingsContext.Provider>

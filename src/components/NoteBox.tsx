@@ -2,6 +2,7 @@ import { useContext, useEffect, useRef, useState } from 'react';
 import type { Note, NoteKind } from '../../schemas/notes';
 import type { NotesApi, NoteStatus } from '../state/useNotes';
 import { invisibleWarning } from '../model/invisible';
+import { offerUndo } from '../state/undoDelete';
 import { NoteChoice } from './NoteChoice';
 import { Visible } from './Visible';
 import { EarlierTexts, NoteThread, ThreadsContext } from './NoteThread';
@@ -136,6 +137,20 @@ export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, onFocus
               <option value="question">question</option>
             </select>
           </label>
+        )}
+        {note && text !== '' && (
+          <button
+            type="button"
+            disabled={notes.locked !== null}
+            aria-label={`Delete: ${label}`}
+            onClick={() => {
+              const body = { text, title, refs, ...(quote !== undefined ? { quote } : {}), kind };
+              notes.write(noteKey, { ...body, text: '' });
+              offerUndo(noteKey, body, label);
+            }}
+          >
+            Delete
+          </button>
         )}
         {note && (
           <LifeButtons

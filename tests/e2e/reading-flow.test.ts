@@ -397,4 +397,23 @@ describe('the reading flow', () => {
     await eventually(() => otherCard.locator('tr.inv-hit').count()).toBe(1);
     await other.close();
   });
+
+  it('deletes a note with one button, and brings it back with Undo', async () => {
+    const { page, repo } = await open('review-basic', { cards: 'none' });
+    const ref = 'src/auth/session.ts';
+    const box = fileOf(page, ref).getByRole('textbox', { name: `Note on file ${ref}` });
+    await box.fill('Keep the old limit as a setting.');
+    await eventually(() => repo.notes()?.notes[`file:${ref}`]?.text).toBe('Keep the old limit as a setting.');
+    await fileOf(page, ref)
+      .getByRole('button', { name: `Delete: Note on file ${ref}` })
+      .click();
+    await eventually(() => repo.notes()?.notes[`file:${ref}`]).toBeUndefined();
+    expect(await box.inputValue()).toBe('');
+    const undo = page.locator('.inv-undo');
+    expect(await text(undo.locator('span'))).toBe(`Deleted the note on file ${ref}.`);
+    await undo.getByRole('button', { name: 'Undo' }).click();
+    await eventually(() => repo.notes()?.notes[`file:${ref}`]?.text).toBe('Keep the old limit as a setting.');
+    await eventually(() => box.inputValue()).toBe('Keep the old limit as a setting.');
+    expect(await undo.count()).toBe(0);
+  });
 });
