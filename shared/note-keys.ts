@@ -31,3 +31,35 @@ export function parseNoteKey(key: string): NoteTarget {
 /** How a line note's place reads: `line +12`, or `lines +12–18` for a range. */
 export const linesLabel = ({ side, line, to }: { side: Side; line: number; to: number }) =>
   to > line ? `lines ${side}${line}–${to}` : `line ${side}${line}`;
+
+/** The files the notes are on (file and line notes). */
+export function notedRefs(notes: Record<string, unknown>): string[] {
+  return Object.keys(notes).flatMap((key) => {
+    const target = parseNoteKey(key);
+    return target.kind === 'card' ? [] : [target.ref];
+  });
+}
+
+/**
+ * The nearest of `refs` after (or, stepping back, before) the file `from` in the order
+ * `order` gives (from null: from the start, or the end stepping back); null when none.
+ */
+export function nextFileWithNotes(
+  order: ReadonlyMap<string, number>,
+  refs: Iterable<string>,
+  from: string | null,
+  step: 1 | -1,
+): string | null {
+  const at = from === null ? (step > 0 ? -1 : Infinity) : (order.get(from) ?? -1);
+  let best: string | null = null;
+  let bestAt = step > 0 ? Infinity : -1;
+  for (const ref of refs) {
+    const i = order.get(ref);
+    if (i === undefined) continue;
+    if (step > 0 ? i > at && i < bestAt : i < at && i > bestAt) {
+      best = ref;
+      bestAt = i;
+    }
+  }
+  return best;
+}

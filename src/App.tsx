@@ -15,17 +15,29 @@ import { waitingQuestions } from './model/questions';
 import { ThreadsContext, type Threads } from './components/NoteThread';
 import { RawMode } from './components/RawMode';
 import { SearchBar } from './components/SearchBar';
+import { SidebarHandle } from './components/SidebarHandle';
 import { SkipLink } from './components/SkipLink';
+import { UndoDelete } from './components/UndoDelete';
 import { ViewOptions } from './components/ViewOptions';
 import { UNCLAIMED } from './components/Sidebar';
 import type { DiffFormat } from './diff/diff2html';
 import { highlightFound } from './diff/found';
 import { landInSight } from './diff/landInSight';
-import { fileToActOn, focusNoteBox, stepFileSection, stepHunk, stepNote } from './diff/moves';
+import {
+  fileOnScreen,
+  fileToActOn,
+  focusNoteBox,
+  landOnNotesOf,
+  stepFileSection,
+  stepHunk,
+  stepNote,
+  unfoldFile,
+} from './diff/moves';
 import { budget } from './model/budget';
 import { coverage as computeCoverage, groupByIntent } from './model/coverage';
 import { fileTree, treeOrder } from './model/file-tree';
 import type { Match } from './model/search';
+import { nextFileWithNotes, notedRefs } from '../shared/note-keys';
 import { noteThreads, openNotes } from '../shared/threads';
 import { setStorageScope, useStored } from './state/storage';
 import { useKeyboard } from './state/useKeyboard';
@@ -37,6 +49,7 @@ import { clearTarget, revealTarget, useTarget } from './state/target';
 import { usePlace } from './state/usePlace';
 import { parsePlace, type Place } from '../shared/place';
 import { useCardRounds } from './state/useCardRounds';
+import { useSidebar } from './state/useSidebar';
 import { useSinceLast } from './state/useSinceLast';
 import { useViewed } from './state/useViewed';
 import { ViewSettingsContext } from './state/settings';
@@ -127,6 +140,7 @@ function Round({
     return () => clearTimeout(timer);
   }, [keyStatus]);
   const options = useViewOptions();
+  const sidebar = useSidebar();
 
   const good = review.lastGoodCards;
   const cards = good?.data.cards ?? NO_CARDS;
@@ -149,9 +163,16 @@ function Round({
   const target = useTarget();
   const currentFile = target?.ref ?? null;
   const setCurrentFile = (ref: string | null) => (ref === null ? clearTarget() : revealTarget(ref));
+  // In Cards, a line or file jumped to in the selected card (a search match) is part of the place too.
+  const inCard =
+    target !== null &&
+    selected !== null &&
+    (selected === UNCLAIMED || !!cards.find((c) => c.id === selected)?.refs.includes(target.ref));
   usePlace(
     token,
-    mode === 'raw' ? { mode, file: target?.ref, line: target?.line } : { mode, card: selected ?? undefined },
+    mode === 'raw'
+      ? { mode, file: target?.ref, line: target?.line }
+      : { mode, card: selected ?? undefined, ...(inCard ? { file: target.ref, line: target.line } : {}) },
     (place) => {
       setMode(place.mode ?? null);
       if (place.card) setSelected(place.card);
@@ -177,6 +198,7 @@ function Round({
     if (inCard && !match.line) landInSight(inCard);
   };
   const coverage = useMemo(() => computeCoverage(entries, cards), [entries, cards]);
+  const markedRefs = useMemo(() => cards.flatMap((c) => (c.marks ?? []).map((m) => m.ref)), [cards]);
   const ordered = useMemo(() => groupByIntent(cards).flatMap((g) => g.cards), [cards]);
   const { total, fits } = useMemo(() => budget(ordered, reading.budgetMinutes), [ordered, reading.budgetMinutes]);
 
@@ -213,6 +235,21 @@ function Round({
   );
   const threads = useMemo<Threads>(() => ({ threads: threadMap, titleOf, onSelect }), [threadMap, titleOf, onSelect]);
 
+  // Back to the cards from Raw: the card holding the file in view, from its top.
+  const changeMode = (next: 'cards' | 'raw') => {
+    if (next === 'raw' || mode === 'cards' || !hasCards) return setMode(next);
+    const ref = fileToActOn(currentFile);
+    const holds = (id: string | null) => !!ref && !!cards.find((c) => c.id === id)?.refs.includes(ref);
+    const card = holds(selected) ? selected : (ordered.find((c) => holds(c.id))?.id ?? null);
+    if (card) return onSelect(card);
+    if (ref && coverage.unclaimed.some((e) => e.ref === ref)) {
+      onSelect(UNCLAIMED);
+      revealTarget(ref);
+      return;
+    }
+    setMode('cards');
+    window.scrollTo({ top: 0 });
+  };
   const stepFile = (step: 1 | -1) => {
     const ref = stepFileSection(step);
     if (ref) revealTarget(ref);
@@ -227,7 +264,14 @@ function Round({
     },
     nextFile: stepFile,
     nextHunk: (step) => void (stepHunk(step) || stepFile(step)),
-    nextNote: (step) => void stepNote(step),
+    nextNote: (step) => {
+      if (stepNote(step) || mode !== 'raw') return;
+      // None drawn that way: the next file holding any, in Raw's order, drawn first.
+      const ref = nextFileWithNotes(order(), [...markedRefs, ...notedRefs(notes.notes)], fileOnScreen(), step);
+      if (!ref) return setKeyStatus(step > 0 ? 'No mark or note below.' : 'No mark or note above.');
+      revealTarget(ref);
+      landOnNotesOf(ref, step);
+    },
     toggleViewed: () => {
       const entry = byRef.get(fileToActOn(currentFile) ?? '');
       if (!entry) return setKeyStatus('No file in sight to mark viewed.');
@@ -235,16 +279,23 @@ function Round({
       setViewed(entry, on);
       setKeyStatus(`${entry.ref}: ${on ? 'marked viewed' : 'no longer viewed'}`);
     },
-    toggleRaw: () => setMode(mode === 'raw' ? 'cards' : 'raw'),
+    toggleRaw: () => changeMode(mode === 'raw' ? 'cards' : 'raw'),
     toggleFormat: () => setFormat((f) => (f === 'line-by-line' ? 'side-by-side' : 'line-by-line')),
     toggleWhitespace: () => options.setHideWhitespace((on) => !on),
+    toggleSidebar: sidebar.toggle,
     focusNote: () => {
-      focusNoteBox(fileToActOn(currentFile));
-      const ref = document.activeElement?.closest<HTMLElement>('section.inv-file')?.dataset.ref;
-      const path = ref && byRef.has(ref) ? ref : undefined;
-      setKeyStatus(
-        path ? `${path}: writing a note` : document.activeElement?.matches('textarea') ? 'Writing a note' : '',
-      );
+      const file = fileToActOn(currentFile);
+      const focus = () => {
+        focusNoteBox(file);
+        const ref = document.activeElement?.closest<HTMLElement>('section.inv-file')?.dataset.ref;
+        const path = ref && byRef.has(ref) ? ref : undefined;
+        setKeyStatus(
+          path ? `${path}: writing a note` : document.activeElement?.matches('textarea') ? 'Writing a note' : '',
+        );
+      };
+      // A folded file folds its note box too: n unfolds it, and focuses the box once drawn.
+      if (unfoldFile(file)) requestAnimationFrame(focus);
+      else focus();
     },
     focusSearch: () => document.querySelector<HTMLInputElement>('.inv-search-input')?.focus(),
     focusHandOver: () => document.querySelector<HTMLButtonElement>('.inv-handover-button')?.focus(),
@@ -256,11 +307,14 @@ function Round({
     <DiffsContext.Provider value={diffs}>
       <ThreadsContext.Provider value={threads}>
         <ViewSettingsContext.Provider value={options.settings}>
-          <div className={options.wrap ? 'inv-app inv-wrap' : 'inv-app'}>
+          <div
+            className={`inv-app${options.wrap ? ' inv-wrap' : ''}${sidebar.layout.hidden ? ' inv-sidebar-hidden' : ''}`}
+            style={{ '--inv-sidebar-w': `${sidebar.layout.width}px` } as React.CSSProperties}
+          >
             <SkipLink />
             <Header
               mode={mode}
-              onMode={setMode}
+              onMode={changeMode}
               hasCards={hasCards}
               format={format}
               onFormat={setFormat}
@@ -331,6 +385,8 @@ function Round({
                 commits={material.source.commits ?? NO_COMMITS}
               />
             )}
+            <SidebarHandle layout={sidebar.layout} onToggle={sidebar.toggle} onResize={sidebar.resize} />
+            <UndoDelete notes={notes} />
             {help && <HelpOverlay onClose={() => setHelp(false)} />}
           </div>
         </ViewSettingsContext.Provider>

@@ -105,6 +105,7 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
         refs={card.refs}
         notes={notes}
         label={`Note on card ${card.title}`}
+        hint
       />
       {/* The drawing is part of the summary: it is often the quickest way to see the change. */}
       {detail !== 'folded' && !gated && (

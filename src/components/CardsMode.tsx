@@ -1,8 +1,11 @@
+import { useLayoutEffect } from 'react';
 import type { InvalidCard } from '../../schemas/api';
 import type { Card } from '../../schemas/cards';
 import { FileDiff } from '../diff/FileDiff';
+import { holdFileInPlace } from '../diff/holdInPlace';
 import { continuations, type Coverage } from '../model/coverage';
 import { usePreloadRenders } from '../renders/useRender';
+import { revealTarget, useTarget } from '../state/target';
 import type { useReading } from '../state/useReading';
 import { CardView, type CardContext } from './CardView';
 import { InvalidCardView } from './InvalidCardView';
@@ -29,6 +32,21 @@ export function CardsMode({ cards, invalid, request, coverage, cardIds, fits, co
   const next = continuations(cards);
   const card = cards.find((c) => c.id === selected);
   const invalidIndex = invalid.findIndex((_, i) => invalidId(i) === selected);
+  // A file no card claims, chosen in the sidebar, is shown among them, at its top.
+  const target = useTarget();
+  useLayoutEffect(() => {
+    if (selected !== UNCLAIMED || !target?.scroll || target.line) return;
+    const section = document.querySelector(
+      `section[aria-label="Files no card claims"] section.inv-file[data-ref="${CSS.escape(target.ref)}"]`,
+    );
+    if (!section) return;
+    section.scrollIntoView({ block: 'start' });
+    holdFileInPlace(target.ref);
+  }, [selected, target]);
+  const openFile = (ref: string) => {
+    context.onSelect(UNCLAIMED);
+    revealTarget(ref);
+  };
   return (
     <div className="inv-layout">
       <Sidebar
@@ -39,6 +57,7 @@ export function CardsMode({ cards, invalid, request, coverage, cardIds, fits, co
         fits={fits}
         selected={selected}
         onSelect={context.onSelect}
+        onOpenFile={openFile}
         answered={(id) => !!reading.predictions[id]}
         isNew={(id) => context.origins !== null && context.origins.roundOf(id) === context.origins.round}
       />

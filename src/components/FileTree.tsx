@@ -1,26 +1,30 @@
-import { useDeferredValue, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef } from 'react';
 import type { Entry } from '../model/entry';
-import { fileTree, filterEntries, type TreeNode } from '../model/file-tree';
+import type { TreeNode } from '../model/file-tree';
 import { foldAll } from '../state/folding';
 import { TreeRows } from './TreeRows';
 
 interface Props {
+  /** Every file of the view, for its totals. */
   tree: TreeNode;
-  /** The files the tree shows, for the filter and the viewed count. */
+  /** The files the filter keeps, drawn as rows (the same as `tree` without a filter). */
+  shown: TreeNode;
+  /** The files of the view, for the viewed count. */
   entries: Entry[];
+  /** The filter as typed, and as last applied (it lags while a large round is filtered). */
+  filter: string;
+  applied: string;
+  onFilter: (filter: string) => void;
   onOpen: (entry: Entry) => void;
   isViewed: (entry: Entry) => boolean;
   current: string | null;
 }
 
-/** Every file of the material as a folder tree with status and +/− counts, a filter by path, and how many are viewed. */
-export function FileTree({ tree, entries, onOpen, isViewed, current }: Props) {
-  const [filter, setFilter] = useState('');
-  const deferred = useDeferredValue(filter);
-  const shown = useMemo(
-    () => (deferred.trim() ? fileTree(filterEntries(entries, deferred)) : tree),
-    [deferred, entries, tree],
-  );
+/**
+ * Every file of the view as a folder tree with status and +/− counts, a filter by path (its
+ * owner narrows the page with it too), and how many are viewed.
+ */
+export function FileTree({ tree, shown, entries, filter, applied, onFilter, onOpen, isViewed, current }: Props) {
   const viewed = useMemo(() => entries.filter(isViewed).length, [entries, isViewed]);
   const nav = useRef<HTMLElement>(null);
   return (
@@ -46,9 +50,9 @@ export function FileTree({ tree, entries, onOpen, isViewed, current }: Props) {
         placeholder="Filter files by path"
         aria-label="Filter files by path"
         value={filter}
-        onChange={(e) => setFilter(e.target.value)}
+        onChange={(e) => onFilter(e.target.value)}
       />
-      {deferred.trim() && (
+      {applied.trim() && (
         <p className="inv-muted inv-filter-count" role="status">
           {shown.files} of {tree.files} files
         </p>

@@ -13,6 +13,7 @@ export const SHORTCUTS: Array<[string, string]> = [
   ['H', 'go to “Hand over” (Enter hands your notes over to the agent)'],
   ['s', 'switch unified / side-by-side'],
   ['w', 'hide or show whitespace-only changes'],
+  ['b', 'hide or show the sidebar (drag its edge, or use the arrow keys on it, to resize it)'],
   ['?', 'show or hide this help'],
   ['Esc', 'leave a note box or the search field, close this help'],
 ];

@@ -2,6 +2,7 @@ import { useContext, useEffect, useRef, useState } from 'react';
 import type { Note, NoteKind } from '../../schemas/notes';
 import type { NotesApi, NoteStatus } from '../state/notes-api';
 import { invisibleWarning } from '../model/invisible';
+import { offerUndo } from '../state/undoDelete';
 import { NoteChoice } from './NoteChoice';
 import { Visible } from './Visible';
 import { EarlierTexts, NoteThread, ThreadsContext } from './NoteThread';
@@ -19,7 +20,12 @@ interface Props {
   /** Called once the box took the focus, so a box drawn again later does not take it again. */
   onFocused?: () => void;
   label: string;
+  /** Says in full what a note is for (default false): one box a page does (a card's), the others say less. */
+  hint?: boolean;
 }
+
+/** What a note is for, said once a page. */
+const NOTE_HINT = 'Leave a note for the agent: a question, an objection, an instruction…';
 
 /** What the box shows: the text to edit, an answered note to follow up or resolve, a resolved one to reopen. */
 type Mode = 'edit' | 'answered' | 'follow-up' | 'resolved';
@@ -30,7 +36,7 @@ type Mode = 'edit' | 'answered' | 'follow-up' | 'resolved';
  * is not typed over: a follow-up is written below it and keeps it in `earlier`; any note
  * can be resolved (kept, with when) and reopened.
  */
-export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, onFocused, label }: Props) {
+export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, onFocused, label, hint = false }: Props) {
   const area = useRef<HTMLTextAreaElement>(null);
   const round = useContext(ThreadsContext);
   const thread = round?.threads.get(noteKey);
@@ -103,7 +109,9 @@ export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, onFocus
           placeholder={
             mode === 'follow-up'
               ? 'Follow up: what is still missing? The note above and its answer are kept.'
-              : 'Leave a note for the agent: a question, an objection, an instruction…'
+              : hint
+                ? NOTE_HINT
+                : 'Note for the agent…'
           }
           value={mode === 'follow-up' ? '' : text}
           rows={Math.min(12, Math.max(2, text.split('\n').length))}
@@ -134,6 +142,20 @@ export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, onFocus
         {!editing && (
           // Answered or resolved, the note still says what it asked for.
           <span className="inv-tag inv-note-kind-read">{kind === 'question' ? 'question' : 'change request'}</span>
+        )}
+        {note && text !== '' && (
+          <button
+            type="button"
+            disabled={notes.locked !== null}
+            aria-label={`Delete: ${label}`}
+            onClick={() => {
+              const body = { text, title, refs, ...(quote !== undefined ? { quote } : {}), kind };
+              notes.write(noteKey, { ...body, text: '' });
+              offerUndo(noteKey, body, label);
+            }}
+          >
+            Delete
+          </button>
         )}
         {note && (
           <LifeButtons

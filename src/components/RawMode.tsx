@@ -1,4 +1,13 @@
-import { startTransition, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  startTransition,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import type { Card } from '../../schemas/cards';
 import type { Entry } from '../model/entry';
 import { FileDiff } from '../diff/FileDiff';
@@ -8,7 +17,7 @@ import { landInSight } from '../diff/landInSight';
 import { fileOnScreen } from '../diff/moves';
 import { whenScreenSettled } from '../diff/screenSettled';
 import { refreshNear } from '../diff/useNearViewport';
-import { fileTree, treeOrder } from '../model/file-tree';
+import { fileTree, filterEntries, treeOrder } from '../model/file-tree';
 import { targetNow, useTarget } from '../state/target';
 import type { RoundCommit } from '../../schemas/material';
 import { useCommit } from '../state/useCommit';
@@ -20,6 +29,7 @@ import { FileTree } from './FileTree';
 import { NotesElsewhere, NotesOnGoneCards } from './NotesElsewhere';
 import { RoundSwitch, type RoundView } from './RoundSwitch';
 import { MAIN_ID } from './SkipLink';
+import './RawMode.css';
 
 interface Props {
   entries: Entry[];
@@ -47,7 +57,15 @@ export function RawMode({ entries, cards, cardIds, context, current, onOpen, sin
   const ofCommit = commit.state === 'ok' ? commit.data : null;
   const shown = byCommit ? (ofCommit?.material ?? NO_ENTRIES) : since ? since.material : entries;
   const tree = useMemo(() => fileTree(shown), [shown]);
-  const ordered = useMemo(() => treeOrder(tree), [tree]);
+  // The filter narrows the tree and the page alike: the page shows what the tree shows.
+  const [filter, setFilter] = useState('');
+  const applied = useDeferredValue(filter);
+  const filtered = useMemo(
+    () => (applied.trim() ? fileTree(filterEntries(shown, applied)) : tree),
+    [applied, shown, tree],
+  );
+  const ordered = useMemo(() => treeOrder(filtered), [filtered]);
+  const kept = useMemo(() => new Set(ordered.map((e) => e.ref)), [ordered]);
   // Marks stay visible in Raw too: cards add, they never take away.
   const marksByRef = useMemo(() => {
     const map = new Map<string, Array<{ mark: NonNullable<Card['marks']>[number]; cardId: string }>>();
@@ -108,11 +126,27 @@ export function RawMode({ entries, cards, cardIds, context, current, onOpen, sin
   }, []);
   // A jump (the tree, ] or [, a search match, a link) is to its file, and to its line when it has one.
   const target = useTarget();
+  // A jump to a file the filter hides (a search match, a link) clears the filter, then lands
+  // once the file is back on the page: every file stays reachable.
+  const keptNow = useRef(kept);
+  keptNow.current = kept;
+  const filterNow = useRef(applied);
+  filterNow.current = applied;
+  const heldBack = useRef<string | null>(null);
   useLayoutEffect(() => {
     following.current = false;
     setOnScreen(null);
-    if (target?.scroll) jumpTo(target.ref);
+    if (!target?.scroll) return;
+    if (keptNow.current.has(target.ref) || !filterNow.current.trim()) return jumpTo(target.ref);
+    heldBack.current = target.ref;
+    setFilter('');
   }, [target, jumpTo]);
+  useLayoutEffect(() => {
+    const ref = heldBack.current;
+    if (ref === null || !kept.has(ref)) return;
+    heldBack.current = null;
+    jumpTo(ref);
+  }, [kept, jumpTo]);
   // The list of every file is built again only when what it shows changes, not when the
   // current file does: a jump must not re-render two thousand files. Its files are cut
   // into blocks (FileBlock) that mount when near.
@@ -156,7 +190,17 @@ export function RawMode({ entries, cards, cardIds, context, current, onOpen, sin
   return (
     <div className="inv-layout">
       {treeReady ? (
-        <FileTree tree={tree} entries={shown} onOpen={openFromTree} isViewed={isViewed} current={onScreen ?? current} />
+        <FileTree
+          tree={tree}
+          shown={filtered}
+          entries={shown}
+          filter={filter}
+          applied={applied}
+          onFilter={setFilter}
+          onOpen={openFromTree}
+          isViewed={isViewed}
+          current={onScreen ?? current}
+        />
       ) : (
         <nav className="inv-sidebar inv-tree" aria-label="Changed files" aria-busy="true" />
       )}
@@ -178,9 +222,23 @@ export function RawMode({ entries, cards, cardIds, context, current, onOpen, sin
             view={commit}
           />
         )}
+        {!byCommit && (
+          <p className="inv-raw-hint">
+            Leave a note for the agent under any file (a question, an objection, an instruction), or click a line number
+            to note that line.
+          </p>
+        )}
         <NotesElsewhere entries={entries} notes={context.notes} />
         <NotesOnGoneCards cardIds={cardIds} notes={context.notes} />
-        {ordered.length === 0 && !byCommit && (
+        {applied.trim() && (
+          <p className="inv-page-filter">
+            {filtered.files} of {tree.files} files, filtered by “{applied.trim()}”{' '}
+            <button type="button" className="inv-link" onClick={() => setFilter('')}>
+              Clear the filter
+            </button>
+          </p>
+        )}
+        {shown.length === 0 && !byCommit && (
           <p className="inv-empty">
             {since ? `Nothing changed since round ${since.from}.` : 'Nothing changed in this round.'}
           </p>
@@ -200,6 +258,7 @@ export function RawMode({ entries, cards, cardIds, context, current, onOpen, sin
 }
 
 const NO_MARKS: never[] = [];
+
 const NO_ENTRIES: Entry[] = [];
 
 /** What the reader does to scroll on their own (a key may also be a jump, which comes after). */

@@ -28,6 +28,8 @@ interface Props {
   fits: Set<string>;
   selected: string | null;
   onSelect: (id: string) => void;
+  /** Shows one of the files no card claims, among them. */
+  onOpenFile: (ref: string) => void;
   /** True once the reader answered or skipped the card's question. */
   answered: (id: string) => boolean;
   /** True for a card new in the round being read (marked "new" in the list). */
@@ -35,7 +37,18 @@ interface Props {
 }
 
 /** The cards grouped by intent, the files no card claims, and how much the cards explain. */
-export function Sidebar({ cards, invalid, coverage, request, fits, selected, onSelect, answered, isNew }: Props) {
+export function Sidebar({
+  cards,
+  invalid,
+  coverage,
+  request,
+  fits,
+  selected,
+  onSelect,
+  onOpenFile,
+  answered,
+  isNew,
+}: Props) {
   const groups = useMemo(() => groupByIntent(cards), [cards]);
   return (
     <nav className="inv-sidebar" aria-label="Cards">
@@ -105,12 +118,23 @@ export function Sidebar({ cards, invalid, coverage, request, fits, selected, onS
         )}
         <ul className="inv-unclaimed-list">
           {coverage.unclaimed.slice(0, 50).map((e: Entry) => (
-            <li key={e.ref} className="inv-muted">
-              <Visible text={e.ref} />
+            <li key={e.ref}>
+              <button
+                type="button"
+                className="inv-link inv-unclaimed-file"
+                title={e.ref}
+                onClick={() => onOpenFile(e.ref)}
+              >
+                <Visible text={e.ref} />
+              </button>
             </li>
           ))}
           {coverage.unclaimed.length > 50 && (
-            <li className="inv-muted">… and {coverage.unclaimed.length - 50} more (all in Raw)</li>
+            <li>
+              <button type="button" className="inv-link" onClick={() => onSelect(UNCLAIMED)}>
+                … and {coverage.unclaimed.length - 50} more: show them all
+              </button>
+            </li>
           )}
         </ul>
       </section>

@@ -164,6 +164,11 @@ function SeenFile({
   const selection = useLineSelection(section, format, linesNow, openNote);
 
   const unmatched = placed.filter((p) => !p.line);
+  // A folded file folds its notes too (a collapse all leaves no note box open); a count stays.
+  const folded = !open && !!entry.diff && !entry.binary && !entry.withheld && whitespace.state !== 'only-whitespace';
+  const foldedNotes = folded
+    ? [...(fileNote ? [fileKey(entry.ref)] : []), ...savedKeys].filter((key) => notes.text(key) !== '')
+    : [];
   return (
     // Laid out as the section's own children (display: contents); it only gathers the line selection's events.
     <div
@@ -188,7 +193,7 @@ function SeenFile({
       {unmatched.map((p, i) => (
         <UnmatchedMark key={i} at={p.mark.at} text={p.mark.text} cardId={p.cardId} />
       ))}
-      <ApartLineNotes entry={entry} apart={lineNotes.apart} notes={notes} sinceRound={sinceRound} />
+      {!folded && <ApartLineNotes entry={entry} apart={lineNotes.apart} notes={notes} sinceRound={sinceRound} />}
       <FileBody
         entry={entry}
         api={api}
@@ -210,7 +215,10 @@ function SeenFile({
         )}
         {open && <ContextBar context={context} refName={entry.ref} />}
       </FileBody>
-      {fileNote && (
+      {foldedNotes.length > 0 && (
+        <FoldedNotes keys={foldedNotes} unsaved={notes.unsaved} refName={entry.ref} onOpen={() => setOpen(true)} />
+      )}
+      {fileNote && !folded && (
         <NoteBox
           noteKey={fileKey(entry.ref)}
           title={entry.ref}
@@ -220,6 +228,30 @@ function SeenFile({
         />
       )}
     </div>
+  );
+}
+
+/** The notes of a folded file, counted: one click unfolds the file and shows them. */
+function FoldedNotes({
+  keys,
+  unsaved,
+  refName,
+  onOpen,
+}: {
+  keys: string[];
+  unsaved: readonly string[];
+  refName: string;
+  onOpen: () => void;
+}) {
+  const waiting = keys.filter((key) => unsaved.includes(key)).length;
+  return (
+    <p className="inv-folded-notes">
+      <button type="button" className="inv-link" onClick={onOpen}>
+        {keys.length} {keys.length === 1 ? 'note' : 'notes'} folded with this file
+        {waiting > 0 ? ` (${waiting} not saved yet)` : ''}: show
+        <span className="inv-visually-hidden"> {refName}</span>
+      </button>
+    </p>
   );
 }
 
@@ -289,8 +321,9 @@ function FileBody({
             : viewed
               ? 'Viewed'
               : 'Folded'}
-        : {lineCount.toLocaleString()} lines
-        {entry.bytes != null ? `, ${formatBytes(entry.bytes)}` : ''}. Show it
+        : {lineCount.toLocaleString()} {lineCount === 1 ? 'line' : 'lines'}
+        {/* What is folded is the diff: its size, not the whole file's. */}
+        {`, ${formatBytes(entry.diff?.length ?? 0)}`}. Show it
         <span className="inv-visually-hidden">: {entry.ref}</span>
       </button>
     );

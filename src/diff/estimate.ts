@@ -24,7 +24,9 @@ export function startsOpen(entry: Entry, lineCount: number, marked: boolean): bo
  * measured on the viewer's own styles (header 35 px, file note box 81 px, borders).
  */
 export function estimateFileHeight(entry: Entry, lineCount: number, open: boolean, fileNote: boolean): number {
-  const frame = fileNote ? 134 : 53;
+  const foldable = !entry.withheld && !entry.binary && diffChars(entry) > 0;
+  // A folded file folds its note box too.
+  const frame = fileNote && (open || !foldable) ? 134 : 53;
   let body: number;
   if (entry.withheld || diffChars(entry) === 0) body = entry.binary ? binaryBody(entry) : 41;
   else if (entry.binary) body = binaryBody(entry);

@@ -4,7 +4,7 @@ import { headerBottom, landInSight, sightTop } from './landInSight';
 const HUNKS = '.inv-diff tr:has(> td.d2h-info)';
 /** What a note key steps through: marks, line notes, and note boxes that hold text. */
 const NOTES =
-  '.inv-mark, .inv-extra:not(.inv-twin) .inv-note, .inv-note:has(textarea.inv-note-text:not(:placeholder-shown))';
+  '.inv-mark, .inv-extra:not(.inv-twin) .inv-note, .inv-note:has(textarea.inv-note-text:not(:placeholder-shown)), .inv-folded-notes';
 
 /**
  * Moves to the next (or previous) element matching `selector` below (or above) the sticky
@@ -83,3 +83,43 @@ export function focusNoteBox(ref: string | null): void {
   });
   (inScope ?? onScreen ?? boxes[0])?.focus();
 }
+
+/** Unfolds a folded file by its fold control; false when it is not folded (or not drawn). */
+export function unfoldFile(ref: string | null): boolean {
+  const section = ref ? document.querySelector(`section.inv-file[data-ref="${CSS.escape(ref)}"]`) : null;
+  const fold = section?.querySelector<HTMLButtonElement>('.inv-file-header button[aria-expanded="false"]');
+  fold?.click();
+  return !!fold;
+}
+
+/** Stops waiting for a file's notes to be drawn (a newer step, or the reader moved on). */
+let stopWaiting: (() => void) | null = null;
+
+/**
+ * Lands on the first (or, stepping back, the last) mark or note of `ref`'s file once it is
+ * drawn: a file jumped to far down the page is drawn when its diff arrives. The reader's
+ * own scroll, click or key gives up the wait.
+ */
+export function landOnNotesOf(ref: string, by: 1 | -1): void {
+  stopWaiting?.();
+  const look = () => {
+    const section = document.querySelector(`section.inv-file[data-ref="${CSS.escape(ref)}"]`);
+    const all = section ? [...section.querySelectorAll(NOTES)] : [];
+    const target = by > 0 ? all[0] : all[all.length - 1];
+    if (!target) return false;
+    landInSight(target);
+    return true;
+  };
+  if (look()) return;
+  const observer = new MutationObserver(() => look() && stop());
+  const stop = () => {
+    observer.disconnect();
+    for (const type of MOVED_ON) window.removeEventListener(type, stop, true);
+    if (stopWaiting === stop) stopWaiting = null;
+  };
+  stopWaiting = stop;
+  observer.observe(document.body, { childList: true, subtree: true });
+  for (const type of MOVED_ON) window.addEventListener(type, stop, { capture: true, passive: true });
+}
+
+const MOVED_ON = ['wheel', 'keydown', 'pointerdown', 'touchstart'] as const;

@@ -9,6 +9,7 @@ export interface KeyActions {
   toggleRaw: () => void;
   toggleFormat: () => void;
   toggleWhitespace: () => void;
+  toggleSidebar: () => void;
   focusNote: () => void;
   focusSearch: () => void;
   focusHandOver: () => void;
@@ -30,6 +31,7 @@ export const KEYS: Record<string, (a: KeyActions) => void> = {
   r: (a) => a.toggleRaw(),
   s: (a) => a.toggleFormat(),
   w: (a) => a.toggleWhitespace(),
+  b: (a) => a.toggleSidebar(),
   n: (a) => a.focusNote(),
   '/': (a) => a.focusSearch(),
   H: (a) => a.focusHandOver(),
