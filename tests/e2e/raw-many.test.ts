@@ -79,7 +79,8 @@ describe('Raw mode on a round of many files', () => {
     expect(await sections()).toBeLessThan(FILES);
     for (let i = 0; i < 200 && (await page.locator('main [data-first-ref]').count()) > 0; i++) {
       await page.mouse.wheel(0, 3000);
-      await page.waitForTimeout(30);
+      // The next step once the page has drawn the scroll.
+      await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
     }
     await eventually(sections).toBe(FILES + 7);
   });

@@ -56,6 +56,19 @@ async function hitPlace(page: Page) {
   });
 }
 
+/**
+ * Whether the screen is drawn: every diff chunk on it has its rows (the viewer's own test
+ * before work that waits for the first screen). Files take their real heights as they draw.
+ */
+async function screenDrawn(page: Page): Promise<boolean> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('main .inv-chunk')].every((chunk) => {
+      const rect = chunk.getBoundingClientRect();
+      return chunk.firstElementChild || rect.height === 0 || rect.bottom <= 0 || rect.top >= innerHeight;
+    }),
+  );
+}
+
 describe('search across the whole round', () => {
   it('finds text in a file not drawn yet, counts it, and lands on it below the headers', async () => {
     const { page, screenshot } = await open('review-basic', { cards: 'none', prepare: bigRound });
@@ -69,7 +82,7 @@ describe('search across the whole round', () => {
     expect((await hitPlace(page))!.text).toContain('lastOnlyZebra');
     await eventually(() => count(page)).toBe('1 / 1 in 1 file');
     // Still in sight once the files around it have taken their real heights.
-    await page.waitForTimeout(400);
+    await eventually(() => screenDrawn(page)).toBe(true);
     expect(await hitPlace(page)).toMatchObject({ ref: last, below: true, inside: true });
     await screenshot('search-last-file');
   });
@@ -81,7 +94,7 @@ describe('search across the whole round', () => {
     await page.locator('button[aria-label="Next match"]').click();
     await eventually(() => hitPlace(page)).toMatchObject({ ref: BIG, below: true, inside: true });
     expect((await hitPlace(page))!.text).toContain("row(3500, 'edited 3500'); // deepUnicorn");
-    await page.waitForTimeout(400);
+    await eventually(() => screenDrawn(page)).toBe(true);
     expect(await hitPlace(page)).toMatchObject({ ref: BIG, below: true, inside: true });
     await screenshot('search-folded-file');
   });
