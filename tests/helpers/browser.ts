@@ -83,6 +83,12 @@ export interface OpenOptions {
   prepare?: (repo: FixtureRepo) => void;
   /** Run with the page before it opens the viewer (to follow its requests from the first). */
   onPage?: (page: Page) => void;
+  /**
+   * A repository built before (`buildRepo`, its round captured), served as it is: for the
+   * tests of a file that read the same large round and change nothing in it. `cards` and
+   * `prepare` do not apply.
+   */
+  repo?: FixtureRepo;
 }
 
 const made: string[] = [];
@@ -208,12 +214,14 @@ export function e2e(): { open: (fixture: string, options?: OpenOptions) => Promi
 
   async function open(fixture: string, options: OpenOptions = {}): Promise<Scenario> {
     if (!browser) throw new Error('the browser is not running (beforeAll failed?)');
-    const repo = buildRepo(fixture);
-    repo.rounds();
-    const cards = options.cards ?? 'fixture';
-    if (cards === 'fixture') repo.writeCards(readFileSync(path.join(FIXTURES, fixture, 'cards.json'), 'utf8'));
-    else if (cards !== 'none') repo.writeCards(cards.text);
-    options.prepare?.(repo);
+    const repo = options.repo ?? buildRepo(fixture);
+    if (!options.repo) {
+      repo.rounds();
+      const cards = options.cards ?? 'fixture';
+      if (cards === 'fixture') repo.writeCards(readFileSync(path.join(FIXTURES, fixture, 'cards.json'), 'utf8'));
+      else if (cards !== 'none') repo.writeCards(cards.text);
+      options.prepare?.(repo);
+    }
     // A fresh context (its own localStorage) is made while the server starts.
     const [server, context] = await Promise.all([
       serve(repo),
