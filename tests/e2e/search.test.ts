@@ -4,9 +4,9 @@
  * (an undrawn file at the end of a long round, a line deep in a folded large file),
  * scrolls it below the sticky headers and highlights it.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { e2e, eventually, text, type FixtureRepo } from '../helpers/browser';
+import { buildRepo, e2e, eventually, text, type FixtureRepo } from '../helpers/browser';
 
 const { open } = e2e();
 
@@ -70,8 +70,16 @@ async function screenDrawn(page: Page): Promise<boolean> {
 }
 
 describe('search across the whole round', () => {
+  // One repository for the tests that search the big round and change nothing in it.
+  let big: FixtureRepo;
+  beforeAll(() => {
+    big = buildRepo('review-basic');
+    big.rounds();
+    bigRound(big);
+  });
+
   it('finds text in a file not drawn yet, counts it, and lands on it below the headers', async () => {
-    const { page, screenshot } = await open('review-basic', { cards: 'none', prepare: bigRound });
+    const { page, screenshot } = await open('review-basic', { repo: big });
     const last = name(FILES - 1);
     expect(await fileOf(page, last).locator('.d2h-code-line-ctn').count()).toBe(0);
     await page.keyboard.press('/');
@@ -88,7 +96,7 @@ describe('search across the whole round', () => {
   });
 
   it('unfolds a large folded file and lands on a line deep inside it', async () => {
-    const { page, screenshot } = await open('review-basic', { cards: 'none', prepare: bigRound });
+    const { page, screenshot } = await open('review-basic', { repo: big });
     await page.locator('.inv-search-input').fill('deepunicorn');
     await eventually(() => count(page)).toBe('1 match in 1 file');
     await page.locator('button[aria-label="Next match"]').click();
@@ -175,7 +183,7 @@ describe('search across the whole round', () => {
   });
 
   it('honours match case and whole words, steps through matches, and says when nothing matches', async () => {
-    const { page } = await open('review-basic', { cards: 'none', prepare: bigRound });
+    const { page } = await open('review-basic', { repo: big });
     const input = page.locator('.inv-search-input');
     await input.fill('LASTONLYZEBRA');
     await eventually(() => count(page)).toBe('1 match in 1 file');
