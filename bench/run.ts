@@ -1,12 +1,13 @@
 /**
  * `npm run bench`: `involut rounds` against git's own capture pipeline in three cases
  * (bench/rounds.ts), then the viewer on the bench round and on a 10,021-file round in
- * headless Chromium, with its server (bench/viewer.ts). Results go to bench/out/rounds.json
- * and bench/out/viewer.json.
+ * headless Chromium, with its server (bench/viewer.ts), then the card drawings' own work
+ * (bench/renders.ts). Results go to bench/out/rounds.json, bench/out/viewer.json and
+ * bench/out/renders.json.
  *
  * Environment:
- * - BENCH_RUNS: runs per series of the rounds part (default 5).
- * - BENCH_ONLY=rounds|viewer: one part only.
+ * - BENCH_RUNS: runs per series of the rounds and renders parts (default 5).
+ * - BENCH_ONLY=rounds|viewer|renders: one part only.
  * - BENCH_CASE: the rounds cases whose name starts with it.
  * - BENCH_VIEWER_RUNS: viewer runs per case (default 3); the server's start-up is timed
  *   max(5, this) times against the bare server.
@@ -20,6 +21,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchRenders, rendersReport } from './renders';
 import { benchRounds, roundsReport } from './rounds';
 import { synthRepo } from './synth-repo';
 import { BENCH_ROOT, benchViewer, VIEWER_CASES } from './viewer';
@@ -62,12 +64,25 @@ async function runViewer(): Promise<void> {
   log(`wrote ${path.relative(process.cwd(), path.join(OUT, 'viewer.json'))}`);
 }
 
+/** The renders part: the graph layout and the tree diff, timed in Node. */
+async function runRenders(): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  const result = await benchRenders(RUNS);
+  process.stdout.write(rendersReport(result).join('\n'));
+  writeFileSync(
+    path.join(OUT, 'renders.json'),
+    `${JSON.stringify({ date: new Date().toISOString(), ...result }, null, 2)}\n`,
+  );
+  log(`wrote ${path.relative(process.cwd(), path.join(OUT, 'renders.json'))}`);
+}
+
 const only = process.env.BENCH_ONLY;
-if (only !== undefined && only !== 'rounds' && only !== 'viewer')
-  throw new Error(`BENCH_ONLY is rounds or viewer, not ${only}`);
+if (only !== undefined && only !== 'rounds' && only !== 'viewer' && only !== 'renders')
+  throw new Error(`BENCH_ONLY is rounds, viewer or renders, not ${only}`);
 for (const [part, fn] of [
   ['rounds', run],
   ['viewer', runViewer],
+  ['renders', runRenders],
 ] as const) {
   if (only !== undefined && only !== part) continue;
   try {

@@ -4,9 +4,9 @@
  * above a hunk, below the last one and for the whole file, in unified and side by side, for
  * a modified and a renamed file; an added file is whole already.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { e2e, eventually, type FixtureRepo } from '../helpers/browser';
+import { buildRepo, e2e, eventually, type FixtureRepo } from '../helpers/browser';
 
 const { open } = e2e();
 
@@ -72,8 +72,16 @@ const hunkHeader = (page: Page, ref: string, index: number) =>
   fileOf(page, ref).locator('tbody.d2h-diff-tbody td.d2h-info:not(.d2h-code-linenumber)').nth(index);
 
 describe('expand context', () => {
+  // One repository for the file: its tests read the round and change nothing in it.
+  let round: FixtureRepo;
+  beforeAll(() => {
+    round = buildRepo('review-basic');
+    round.rounds();
+    contextRound(round);
+  });
+
   it('shows lines above a hunk and the whole file of a modified file, numbered on both sides, in unified and side by side', async () => {
-    const { page, screenshot } = await open('review-basic', { cards: 'none', prepare: contextRound });
+    const { page, screenshot } = await open('review-basic', { repo: round });
     const ref = 'src/long.ts';
     await treeButton(page, ref).click();
     expect(await unifiedNumbers(page, ref, 'long line 35')).toBeNull();
@@ -100,7 +108,7 @@ describe('expand context', () => {
   });
 
   it('shows lines below the last hunk of a renamed file, from its base under the old path', async () => {
-    const { page } = await open('review-basic', { cards: 'none', prepare: contextRound });
+    const { page } = await open('review-basic', { repo: round });
     const ref = 'src/new-name.ts';
     await treeButton(page, ref).click();
     expect(await unifiedNumbers(page, ref, 'moved line 45')).toBeNull();
@@ -123,7 +131,7 @@ describe('expand context', () => {
   });
 
   it('offers nothing to expand in an added file: its one hunk is the whole file', async () => {
-    const { page } = await open('review-basic', { cards: 'none', prepare: contextRound });
+    const { page } = await open('review-basic', { repo: round });
     const ref = 'src/brand-new.ts';
     await treeButton(page, ref).click();
     await eventually(() => unifiedNumbers(page, ref, 'fresh line 12')).toEqual({ old: '', new: '12' });

@@ -22,6 +22,9 @@ afterAll(async () => {
 const basic = fixtureCards('review-basic');
 const title = String(basic.cards.find((c) => c.id === 'c_signout')!.title);
 const box = (page: Page) => page.getByRole('textbox', { name: `Note on card ${title}`, exact: true });
+/** Resolves once the note says it could not be saved (the draft is kept in the tab). */
+const refused = (page: Page) =>
+  page.locator('[data-note-key="c_signout"] .inv-note-status', { hasText: /^not saved:/ }).waitFor();
 
 /** A fixture repository with its round and cards, and one state folder for every server of the test. */
 function repository() {
@@ -48,7 +51,7 @@ describe('a draft and its server', () => {
     await page.route('**/api/notes/**', (route) => void route.abort());
     await box(page).click();
     await box(page).pressSequentially('Typed before the server stopped.');
-    await page.waitForTimeout(400);
+    await refused(page);
     await first.stop();
     await page.context().close();
 
@@ -83,7 +86,7 @@ describe('a draft and its server', () => {
     // Typed while no server runs: refused, kept in the tab.
     await box(page).click();
     await box(page).pressSequentially('Typed while it was down.');
-    await page.waitForTimeout(800);
+    await refused(page);
     const second = await startLive(repo.dir, env, ['--port', port]);
     try {
       expect(second.token).not.toBe(first.token);

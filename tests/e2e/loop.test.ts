@@ -76,6 +76,14 @@ async function clickLineNumber(page: Page, ref: string, number: number): Promise
   ).toBe(true);
 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits until the wall clock has left the second the newest note was written in: the round
+ * captured next is then dated (to the second) strictly after every note.
+ */
+async function pastNewestNote(notes: { notes: Record<string, { at: string }> } | null): Promise<void> {
+  const newest = Math.max(...Object.values(notes?.notes ?? {}).map((note) => Date.parse(note.at)));
+  while (Date.now() < Math.floor(newest / 1000) * 1000 + 1000) await sleep(20);
+}
 
 describe('the review loop across two rounds', () => {
   it('threads, since-last and outdated line notes, with notes typed in the page', async () => {
@@ -125,7 +133,7 @@ describe('the review loop across two rounds', () => {
     await eventually(() => texts(page.locator('.inv-note-thread'))).toEqual(['open', 'open', 'open']); // the line and file notes in Raw
 
     // Round 2: the agent addresses every note, then captures (strictly after the notes were written).
-    await sleep(1100);
+    await pastNewestNote(notes);
     agent.write('src/greet.ts', GREET_ROUND_2);
     agent.remove('src/farewell.ts');
     agent.write('src/names.ts', "// The people we greet.\nexport const names = ['Ada'];\n");

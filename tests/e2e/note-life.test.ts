@@ -43,6 +43,14 @@ afterAll(removeLoopDirs);
 const box = (page: Page, key: string) => page.locator(`.inv-card [data-note-key=${JSON.stringify(key)}]`);
 const stateOf = (page: Page, key: string) => text(box(page, key).locator('.inv-thread-state'));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits until the wall clock has left the second the newest note was written in: the round
+ * captured next is then dated (to the second) strictly after every note.
+ */
+async function pastNewestNote(notes: { notes: Record<string, { at: string }> } | null): Promise<void> {
+  const newest = Math.max(...Object.values(notes?.notes ?? {}).map((note) => Date.parse(note.at)));
+  while (Date.now() < Math.floor(newest / 1000) * 1000 + 1000) await sleep(20);
+}
 const involutNotes = (agent: Agent, ...flags: string[]) =>
   execFileSync(process.execPath, [CLI, 'notes', ...flags, '--repo', agent.dir], { encoding: 'utf8' });
 
@@ -61,7 +69,7 @@ describe('a note’s life', () => {
     await page.getByRole('textbox', { name: `Note on card ${FIRST.title}`, exact: true }).pressSequentially(CARD_NOTE);
     await page.getByRole('textbox', { name: 'Note on file src/use.ts', exact: true }).pressSequentially(USE_NOTE);
     await page.getByRole('textbox', { name: 'Note on file src/limit.ts', exact: true }).pressSequentially(LIMIT_NOTE);
-    await until(
+    const written = await until(
       agent.notes,
       (n) =>
         n?.notes.c_1?.text === CARD_NOTE &&
@@ -71,7 +79,7 @@ describe('a note’s life', () => {
     );
 
     // The agent answers all three, then captures a new round (after the notes were written).
-    await sleep(1100);
+    await pastNewestNote(written);
     agent.write('src/limit.ts', '/** The one limit. */\nexport const LIMIT = 30;\n');
     agent.writeCards({ contract: 1, request: 'one limit', cards: [FIRST, ANSWER] });
     agent.rounds();

@@ -128,13 +128,14 @@ describe('notes', () => {
     await box.fill('Move this under tools/.');
     // The page's first read of notes.json after the reload is answered as the server had
     // it then (without the note), but only after the draft has been sent and confirmed.
-    const late: { answered?: Promise<void> } = {};
+    const late: { answered?: Promise<void>; read?: Promise<unknown> } = {};
     await page.route('**/api/notes', async (route) => {
       if (late.answered) return route.continue();
       late.answered = (async () => {
         const response = await route.fetch();
         await until(repo.notes, (n) => n?.notes['file:scripts/seed.ts'] !== undefined, 'the file note in notes.json');
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await page.locator('[data-note-key="file:scripts/seed.ts"] .inv-note-status.inv-saved').waitFor();
+        late.read = page.waitForEvent('requestfinished', (request) => request === route.request());
         await route.fulfill({ response });
       })();
       await late.answered;
@@ -152,8 +153,10 @@ describe('notes', () => {
       refs: ['scripts/seed.ts'],
       text: 'Move this under tools/.',
     });
+    // The late answer read by the page, and a frame drawn since.
     await late.answered;
-    await page.waitForTimeout(200);
+    await late.read;
+    await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
     expect(await noteBox(page, 'Note on file scripts/seed.ts').inputValue()).toBe('Move this under tools/.');
     expect(await text(page.locator('[data-note-key="file:scripts/seed.ts"] .inv-note-status'))).toBe('saved');
     await screenshot('notes-file-after-reload');

@@ -4,13 +4,27 @@
  * viewed" follows the checkmarks; a viewed file folds; collapse and expand all; the help
  * overlay lists every key; the keys move and toggle, and none fires while typing.
  */
-import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { LINE_SHORTCUTS, SHORTCUTS } from '../../src/components/HelpOverlay';
 import { KEYS } from '../../src/state/useKeyboard';
-import { e2e, eventually, fixtureCards, text, texts, type FixtureRepo } from '../helpers/browser';
+import { buildRepo, e2e, eventually, FIXTURES, fixtureCards, text, texts, type FixtureRepo } from '../helpers/browser';
 
 const { open } = e2e();
+
+// The fixture's round, with and without its cards, built once: the tests read them and
+// change nothing in them (viewed marks live in the page's storage).
+let plain: FixtureRepo;
+let carded: FixtureRepo;
+beforeAll(() => {
+  plain = buildRepo('review-basic');
+  plain.rounds();
+  carded = buildRepo('review-basic');
+  carded.rounds();
+  carded.writeCards(readFileSync(path.join(FIXTURES, 'review-basic', 'cards.json'), 'utf8'));
+});
 
 const tree = (page: Page) => page.locator('nav[aria-label="Changed files"]');
 const fileOf = (page: Page, ref: string) => page.locator(`section.inv-file[data-ref=${JSON.stringify(ref)}]`);
@@ -51,7 +65,7 @@ const landed = (page: Page, selector: string) =>
 
 describe('the file tree', () => {
   it('filters by pieces of the path and counts what it shows', async () => {
-    const { page, screenshot } = await open('review-basic', { cards: 'none' });
+    const { page, screenshot } = await open('review-basic', { repo: plain });
     const filter = tree(page).getByRole('searchbox', { name: 'Filter files by path' });
     await filter.fill('auth');
     await eventually(() => treeRefs(page)).toEqual(
@@ -69,7 +83,7 @@ describe('the file tree', () => {
   });
 
   it('counts viewed files, folds a file marked viewed, and collapses and expands all', async () => {
-    const { page } = await open('review-basic', { cards: 'none' });
+    const { page } = await open('review-basic', { repo: plain });
     const count = () => text(tree(page).locator('.inv-viewed-count'));
     expect(await count()).toBe('0 of 6 viewed');
     const ref = 'src/auth/session.ts';
@@ -94,7 +108,7 @@ describe('the file tree', () => {
 
 describe('a card’s progress', () => {
   it('says how many of the card’s files are viewed', async () => {
-    const { page } = await open('review-basic');
+    const { page } = await open('review-basic', { repo: carded });
     const expire = fixtureCards('review-basic').cards.find((c) => c.id === 'c_expire') as { title: string };
     await page.locator('nav.inv-sidebar').getByRole('button', { name: expire.title }).click();
     const card = page.locator('article.inv-card');
@@ -106,7 +120,7 @@ describe('a card’s progress', () => {
 
 describe('keys', () => {
   it('the help overlay lists every key the viewer answers', async () => {
-    const { page } = await open('review-basic');
+    const { page } = await open('review-basic', { repo: carded });
     await page.keyboard.press('?');
     const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     const listed = (await texts(dialog.locator('table').first().locator('kbd'))).flatMap((k) => k.split(' / '));
@@ -120,7 +134,7 @@ describe('keys', () => {
   });
 
   it('fires none while typing in the search field or a note box', async () => {
-    const { page } = await open('review-basic', { cards: 'none' });
+    const { page } = await open('review-basic', { repo: plain });
     await page.keyboard.press('/');
     await page.keyboard.type('rs?v.m]');
     expect(await page.locator('.inv-search-input').inputValue()).toBe('rs?v.m]');
@@ -136,7 +150,7 @@ describe('keys', () => {
   });
 
   it('n focuses a note box after ] in Cards', async () => {
-    const { page } = await open('review-basic');
+    const { page } = await open('review-basic', { repo: carded });
     await page.locator('article.inv-card').waitFor();
     await page.keyboard.press(']');
     await page.keyboard.press('n');
@@ -147,7 +161,7 @@ describe('keys', () => {
 
   it('m steps to the next mark, in sight below the headers', async () => {
     // The fixture's cards pin marks on lines; Raw shows them too.
-    const { page } = await open('review-basic');
+    const { page } = await open('review-basic', { repo: carded });
     await modeButton(page, 'Raw').click();
     await page.locator('main[aria-label="Every changed file"]').waitFor();
     // m steps through the marks drawn: the files holding them are drawn once their diffs arrive.

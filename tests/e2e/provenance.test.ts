@@ -103,8 +103,13 @@ describe('cards across rounds', () => {
     agent.writeCards({ contract: 1, cards: [{ ...FIRST, refs: ['a.txt'] }] });
     viewer = await openViewer(agent);
     await card(viewer.page, 'c_1').waitFor();
-    await new Promise((resolve) => setTimeout(resolve, 500)); // the answer would have come by now
-    expect(await card(viewer.page, 'c_1').locator('.inv-card-round').count()).toBe(0);
+    // Once the page has the server's answer about the cards' rounds, and has drawn since.
+    const page = viewer.page;
+    await eventually(() =>
+      page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.includes('/api/card-rounds'))),
+    ).toBe(true);
+    await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
+    expect(await card(page, 'c_1').locator('.inv-card-round').count()).toBe(0);
   });
 });
 

@@ -4,9 +4,9 @@
  * (the files are laid out in blocks, and a jump measures and re-renders only what is near),
  * and a changed line's words are marked only when it was edited, not rewritten.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { e2e, eventually, texts, treeRow, type FixtureRepo } from '../helpers/browser';
+import { buildRepo, e2e, eventually, texts, treeRow, type FixtureRepo } from '../helpers/browser';
 
 const { open } = e2e();
 
@@ -51,8 +51,16 @@ const rowsOnScreen = (page: Page, ref: string) =>
   );
 
 describe('Raw mode on a round of many files', () => {
+  // One repository for the file: its tests read the round and change nothing in it.
+  let many: FixtureRepo;
+  beforeAll(() => {
+    many = buildRepo('review-basic');
+    many.rounds();
+    manyFiles(many);
+  });
+
   it('jumps to a file clicked in the tree, draws its rows, and moves the selection there', async () => {
-    const { page, screenshot } = await open('review-basic', { cards: 'none', prepare: manyFiles });
+    const { page, screenshot } = await open('review-basic', { repo: many });
     const last = name(FILES - 1);
     await (await treeRow(page, last)).click();
     await eventually(() => rowsOnScreen(page, last)).toBe(true);
@@ -74,18 +82,19 @@ describe('Raw mode on a round of many files', () => {
   });
 
   it('mounts each block of files as it comes near: scrolled to the end, the page holds every file of the round', async () => {
-    const { page } = await open('review-basic', { cards: 'none', prepare: manyFiles });
+    const { page } = await open('review-basic', { repo: many });
     const sections = () => page.locator('main section.inv-file').count();
     expect(await sections()).toBeLessThan(FILES);
     for (let i = 0; i < 200 && (await page.locator('main [data-first-ref]').count()) > 0; i++) {
       await page.mouse.wheel(0, 3000);
-      await page.waitForTimeout(30);
+      // The next step once the page has drawn the scroll.
+      await page.evaluate(() => new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(drawn))));
     }
     await eventually(sections).toBe(FILES + 7);
   });
 
   it('steps with ] and [ from the last file of one block of files to the first of the next, and back', async () => {
-    const { page } = await open('review-basic', { cards: 'none', prepare: manyFiles });
+    const { page } = await open('review-basic', { repo: many });
     // The second block is mounted only once near (until then it names its first file).
     const [end, start] = await page.evaluate(() => {
       const blocks = document.querySelectorAll<HTMLElement>('main .inv-files');
@@ -105,7 +114,7 @@ describe('Raw mode on a round of many files', () => {
   });
 
   it('marks the words that changed in a line edited in place, and none in a line rewritten whole', async () => {
-    const { page, screenshot } = await open('review-basic', { cards: 'none', prepare: manyFiles });
+    const { page, screenshot } = await open('review-basic', { repo: many });
     const ref = 'src/many/words.ts';
     await (await treeRow(page, ref)).click();
     const file = fileOf(page, ref);

@@ -4,9 +4,9 @@
  * (an undrawn file at the end of a long round, a line deep in a folded large file),
  * scrolls it below the sticky headers and highlights it.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { e2e, eventually, text, type FixtureRepo } from '../helpers/browser';
+import { buildRepo, e2e, eventually, text, type FixtureRepo } from '../helpers/browser';
 
 const { open } = e2e();
 
@@ -56,9 +56,30 @@ async function hitPlace(page: Page) {
   });
 }
 
+/**
+ * Whether the screen is drawn: every diff chunk on it has its rows (the viewer's own test
+ * before work that waits for the first screen). Files take their real heights as they draw.
+ */
+async function screenDrawn(page: Page): Promise<boolean> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('main .inv-chunk')].every((chunk) => {
+      const rect = chunk.getBoundingClientRect();
+      return chunk.firstElementChild || rect.height === 0 || rect.bottom <= 0 || rect.top >= innerHeight;
+    }),
+  );
+}
+
 describe('search across the whole round', () => {
+  // One repository for the tests that search the big round and change nothing in it.
+  let big: FixtureRepo;
+  beforeAll(() => {
+    big = buildRepo('review-basic');
+    big.rounds();
+    bigRound(big);
+  });
+
   it('finds text in a file not drawn yet, counts it, and lands on it below the headers', async () => {
-    const { page, screenshot } = await open('review-basic', { cards: 'none', prepare: bigRound });
+    const { page, screenshot } = await open('review-basic', { repo: big });
     const last = name(FILES - 1);
     expect(await fileOf(page, last).locator('.d2h-code-line-ctn').count()).toBe(0);
     await page.keyboard.press('/');
@@ -69,19 +90,19 @@ describe('search across the whole round', () => {
     expect((await hitPlace(page))!.text).toContain('lastOnlyZebra');
     await eventually(() => count(page)).toBe('1 / 1 in 1 file');
     // Still in sight once the files around it have taken their real heights.
-    await page.waitForTimeout(400);
+    await eventually(() => screenDrawn(page)).toBe(true);
     expect(await hitPlace(page)).toMatchObject({ ref: last, below: true, inside: true });
     await screenshot('search-last-file');
   });
 
   it('unfolds a large folded file and lands on a line deep inside it', async () => {
-    const { page, screenshot } = await open('review-basic', { cards: 'none', prepare: bigRound });
+    const { page, screenshot } = await open('review-basic', { repo: big });
     await page.locator('.inv-search-input').fill('deepunicorn');
     await eventually(() => count(page)).toBe('1 match in 1 file');
     await page.locator('button[aria-label="Next match"]').click();
     await eventually(() => hitPlace(page)).toMatchObject({ ref: BIG, below: true, inside: true });
     expect((await hitPlace(page))!.text).toContain("row(3500, 'edited 3500'); // deepUnicorn");
-    await page.waitForTimeout(400);
+    await eventually(() => screenDrawn(page)).toBe(true);
     expect(await hitPlace(page)).toMatchObject({ ref: BIG, below: true, inside: true });
     await screenshot('search-folded-file');
   });
@@ -162,7 +183,7 @@ describe('search across the whole round', () => {
   });
 
   it('honours match case and whole words, steps through matches, and says when nothing matches', async () => {
-    const { page } = await open('review-basic', { cards: 'none', prepare: bigRound });
+    const { page } = await open('review-basic', { repo: big });
     const input = page.locator('.inv-search-input');
     await input.fill('LASTONLYZEBRA');
     await eventually(() => count(page)).toBe('1 match in 1 file');

@@ -11,7 +11,8 @@ const { open } = e2e();
 
 const basic = fixtureCards('review-basic');
 const key = 'c_signout';
-const label = `Note on card ${String(basic.cards.find((c) => c.id === key)!.title)}`;
+const titleOf = (id: string) => String(basic.cards.find((c) => c.id === id)!.title);
+const label = `Note on card ${titleOf(key)}`;
 const noteBox = (page: Page) => page.getByRole('textbox', { name: label, exact: true });
 const statusOf = (page: Page) => text(page.locator(`[data-note-key="${key}"] .inv-note-status`).first());
 
@@ -44,8 +45,20 @@ describe('two tabs on one note', () => {
     expect(await noteBox(loser).inputValue()).toBe(typed.get(loser));
     const choice = loser.locator(`[data-note-key="${key}"] .inv-note-choice`);
     expect(await text(choice.locator('.inv-note-theirs'))).toBe(winnerText);
-    // Its words are not written over the saved ones until the reader says so.
-    await loser.waitForTimeout(1500);
+    // Its words are not written over the saved ones until the reader says so: a note typed
+    // after them in the same tab, on another card, is saved, and they still are not.
+    await loser
+      .locator('nav[aria-label="Cards"]')
+      .getByRole('button', { name: titleOf('c_expire') })
+      .click();
+    await loser
+      .getByRole('textbox', { name: `Note on card ${titleOf('c_expire')}`, exact: true })
+      .fill('Typed later in the losing tab.');
+    await until(repo.notes, (n) => n?.notes.c_expire !== undefined, 'the later note');
+    await loser
+      .locator('nav[aria-label="Cards"]')
+      .getByRole('button', { name: titleOf(key) })
+      .click();
     expect(repo.notes()!.notes[key]!.text).toBe(winnerText);
     await choice.getByRole('button', { name: 'Keep mine' }).click();
     await until(repo.notes, (n) => n?.notes[key]?.text === typed.get(loser), 'the chosen text');

@@ -83,6 +83,12 @@ export interface OpenOptions {
   prepare?: (repo: FixtureRepo) => void;
   /** Run with the page before it opens the viewer (to follow its requests from the first). */
   onPage?: (page: Page) => void;
+  /**
+   * A repository built before (`buildRepo`, its round captured), served as it is: for the
+   * tests of a file that read the same large round and change nothing in it. `cards` and
+   * `prepare` do not apply.
+   */
+  repo?: FixtureRepo;
 }
 
 const made: string[] = [];
@@ -208,12 +214,14 @@ export function e2e(): { open: (fixture: string, options?: OpenOptions) => Promi
 
   async function open(fixture: string, options: OpenOptions = {}): Promise<Scenario> {
     if (!browser) throw new Error('the browser is not running (beforeAll failed?)');
-    const repo = buildRepo(fixture);
-    repo.rounds();
-    const cards = options.cards ?? 'fixture';
-    if (cards === 'fixture') repo.writeCards(readFileSync(path.join(FIXTURES, fixture, 'cards.json'), 'utf8'));
-    else if (cards !== 'none') repo.writeCards(cards.text);
-    options.prepare?.(repo);
+    const repo = options.repo ?? buildRepo(fixture);
+    if (!options.repo) {
+      repo.rounds();
+      const cards = options.cards ?? 'fixture';
+      if (cards === 'fixture') repo.writeCards(readFileSync(path.join(FIXTURES, fixture, 'cards.json'), 'utf8'));
+      else if (cards !== 'none') repo.writeCards(cards.text);
+      options.prepare?.(repo);
+    }
     // A fresh context (its own localStorage) is made while the server starts.
     const [server, context] = await Promise.all([
       serve(repo),
@@ -338,42 +346,4 @@ export async function treeRow(page: Page, ref: string): Promise<Locator> {
     `nav[aria-label="Changed files"] .inv-tree-file[title=${JSON.stringify(ref)}]`,
   );
   return row;
-}
-
-/**
- * The longest task the page's main thread ran while `run` ran, in ms of that thread's own
- * CPU time (from a Chromium trace): what the page's code held the thread for, whatever
- * else the machine's cores were busy with (a long task's wall time also counts the time
- * the thread waited for a core, which on a busy 2-core machine says little about the page).
- */
-export async function longestMainThreadTaskCpu(page: Page, run: () => Promise<void>): Promise<number> {
-  interface TraceEvent {
-    name: string;
-    ph: string;
-    pid: number;
-    tid: number;
-    tdur?: number;
-    args?: { name?: string };
-  }
-  const cdp = await page.context().newCDPSession(page);
-  const events: TraceEvent[] = [];
-  cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown as TraceEvent[])));
-  const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-  await cdp.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: ['toplevel'] } });
-  try {
-    await run();
-  } finally {
-    await cdp.send('Tracing.end');
-    await complete;
-    await cdp.detach();
-  }
-  const main = new Set(
-    events
-      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
-      .map((e) => `${e.pid}:${e.tid}`),
-  );
-  const tasks = events.filter(
-    (e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && main.has(`${e.pid}:${e.tid}`),
-  );
-  return Math.max(0, ...tasks.map((e) => (e.tdur ?? 0) / 1000));
 }

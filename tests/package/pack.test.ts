@@ -69,13 +69,20 @@ async function importedPackages(dir: string): Promise<Set<string>> {
 }
 
 describe('the published package', { timeout: 300_000 }, () => {
-  it('ships the built CLI and none of the sources', async () => {
-    const { stdout } = await run(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+  /** `npm pack`, once for the file: what the tarball holds, and where it is. */
+  let pack: { filename: string; files: Array<{ path: string }> };
+  let packDir = '';
+  beforeAll(async () => {
+    packDir = await temporaryFolder('involut-pack-');
+    const { stdout } = await run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], {
       cwd: projectRoot,
       ...big,
     });
-    const [pack] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
-    const files = pack!.files.map((f) => f.path);
+    [pack] = JSON.parse(stdout) as Array<typeof pack>;
+  }, 240_000);
+
+  it('ships the built CLI and none of the sources', () => {
+    const files = pack.files.map((f) => f.path);
     expect(files).toContain('dist/server/cli.js');
     // The licences of what the two builds bundle ship beside them.
     expect(files).toContain('dist/server/licenses.md');
@@ -114,13 +121,7 @@ describe('the published package', { timeout: 300_000 }, () => {
     let env: NodeJS.ProcessEnv = {};
 
     beforeAll(async () => {
-      const packDir = await temporaryFolder('involut-pack-');
-      const { stdout } = await run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], {
-        cwd: projectRoot,
-        ...big,
-      });
-      const [pack] = JSON.parse(stdout) as Array<{ filename: string }>;
-      const tarball = path.join(packDir, pack!.filename);
+      const tarball = path.join(packDir, pack.filename);
       expect(existsSync(tarball)).toBe(true);
 
       // `npm i -g` into a prefix of the test's own; the registry provides the runtime dependencies, as for a user.

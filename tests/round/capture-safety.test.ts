@@ -235,13 +235,22 @@ describe('a round stopped before it finished', () => {
 
     const holder = spawn('sleep', ['30'], { stdio: 'ignore' });
     writeFileSync(lock, `${holder.pid}\n`);
-    const waiting = runCli(['rounds', '--json'], repo.dir);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(readFileSync(lock, 'utf8')).toBe(`${holder.pid}\n`); // still the live holder's
+    const waiting = spawn(process.execPath, [CLI, 'rounds', '--json'], {
+      cwd: repo.dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const run = { exited: false, stdout: '', stderr: '' };
+    waiting.stdout.setEncoding('utf8').on('data', (chunk: string) => (run.stdout += chunk));
+    waiting.stderr.setEncoding('utf8').on('data', (chunk: string) => (run.stderr += chunk));
+    const closed = new Promise<number | null>((resolve) => waiting.once('close', resolve));
+    waiting.once('exit', () => (run.exited = true));
+    // It says it waits for the live holder, and waits: the lock is still the holder's.
+    const said = await waitFor(() => run.stderr.includes(`is running (process ${holder.pid}`), 30_000);
+    expect(said, run.stderr).toBe(true);
+    expect(readFileSync(lock, 'utf8')).toBe(`${holder.pid}\n`);
+    expect(run.exited).toBe(false);
     holder.kill('SIGKILL');
-    const run = await waiting;
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toContain(`is running (process ${holder.pid}`);
+    expect(await closed, run.stderr).toBe(0);
     expect((JSON.parse(run.stdout) as { round: number }).round).toBe(4);
     expect(readdirSync(repo.path('.review')).filter((name) => name.includes('.rounds.lock'))).toEqual([]);
   }, 60_000);

@@ -53,10 +53,8 @@ describe('files the user owns keep their shape', () => {
 
     // Process 1 runs, but it is not the round that wrote the lock: its start time says so.
     writeFileSync(repo.path('.review/.rounds.lock'), '1 999999999999\n');
-    const started = Date.now();
     const round = await runCli(['rounds'], repo.dir);
     expect(round.code, round.stderr).toBe(0);
     expect(round.stderr).not.toContain('waiting');
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 });

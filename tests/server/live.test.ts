@@ -1,6 +1,7 @@
 /**
  * The built CLI serving on a real port: what only a real process shows (the URL line,
- * one server per repository, signals, the event stream's latency, inotify use).
+ * one server per repository, signals, the event stream, inotify use). How fast it starts
+ * and how soon a change reaches the page are figures of `npm run bench`, not assertions here.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import {
@@ -56,16 +57,13 @@ describe('involut serve', () => {
   it('prints the viewer URL with its token first, and serves the viewer and the API on it', async () => {
     const repo = makeRepo();
     runRounds(repo);
-    const started = performance.now();
     const server = await serve(repo.dir);
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#token=[\w-]{43}$/);
     const page = await fetch(server.base);
-    const firstByte = performance.now() - started;
     expect(await page.text()).toContain('<div id="root">');
     const material = RoundState.parse(await (await liveFetch(server, '/api/round')).json());
     expect(material.state).toBe('ok');
     expect((await fetch(`${server.base}/api/round`)).status).toBe(401);
-    console.log(`first byte of the viewer ${firstByte.toFixed(0)} ms after spawning the CLI`);
   });
 
   it('takes the default port 4747 or the next free one, and refuses a named port that is taken', async () => {
@@ -109,30 +107,25 @@ describe('involut serve', () => {
     const events = await subscribe(server);
     const since = performance.now();
     runRounds(repo);
-    await events.next((e) => e.file === 'material', since, 3000);
+    await events.next((e) => e.file === 'material', since);
     expect(RoundState.parse(await (await liveFetch(server, '/api/round')).json()).state).toBe('ok');
     events.close();
   });
 
-  it('pushes a changed event within 500 ms of an agent rewriting cards.json atomically', async () => {
+  it('pushes a changed event each time an agent rewrites cards.json atomically', async () => {
     const repo = makeRepo();
     mkdirSync(path.join(repo.dir, '.review'));
     const server = await serve(repo.dir);
     const events = await subscribe(server);
-    const latencies: number[] = [];
     for (let n = 1; n <= 5; n += 1) {
       writeFileSync(repo.review('cards.json.tmp'), cardsText(n));
       const written = performance.now();
       renameSync(repo.review('cards.json.tmp'), repo.review('cards.json'));
-      const event = await events.next((e) => e.file === 'cards', written, 1000);
-      latencies.push(event.at - written);
+      await events.next((e) => e.file === 'cards', written);
       const state = CardsState.parse(await (await liveFetch(server, '/api/cards')).json());
       expect(state.state === 'ok' && state.data.cards.length).toBe(n);
     }
-    console.log(
-      `SSE latency after an atomic rewrite of cards.json: ${latencies.map((ms) => ms.toFixed(0)).join(', ')} ms`,
-    );
-    expect(Math.max(...latencies)).toBeLessThan(500);
+    expect(events.events.filter((e) => e.file === 'cards')).toHaveLength(5);
     events.close();
   });
 
@@ -151,16 +144,18 @@ describe('involut serve', () => {
       writeFileSync(repo.review('cards.json'), text.slice(0, text.length / 2));
       if (gap) await sleep(gap);
       appendFileSync(repo.review('cards.json'), text.slice(text.length / 2));
-      const written = performance.now();
-      const event = await events.next((e) => e.file === 'cards', since, 1000);
-      expect(event.at - written).toBeLessThan(500);
+      await events.next((e) => e.file === 'cards', since);
       const state = CardsState.parse(await (await liveFetch(server, '/api/cards')).json());
       served.push(state.state === 'ok' ? `ok ${state.data.cards.length}` : state.state);
-      await sleep(150);
     }
+    // Rewritten once more, atomically: an event owed for a half-written file would come first.
+    writeFileSync(repo.review('cards.json.tmp'), cardsText(4));
+    const since = performance.now();
+    renameSync(repo.review('cards.json.tmp'), repo.review('cards.json'));
+    await events.next((e) => e.file === 'cards', since);
     expect(served).toEqual(['ok 1', 'ok 2', 'ok 3']);
     const cardEvents = events.events.filter((e) => e.file === 'cards');
-    expect(cardEvents).toHaveLength(3);
+    expect(cardEvents).toHaveLength(4);
     events.close();
   });
 

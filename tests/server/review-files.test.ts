@@ -62,13 +62,11 @@ describe('readSettled: a half-written file is not the new truth', () => {
     expect(read).toMatchObject({ value: { contract: 1, cards: [] } });
   });
 
-  it('reports a file that stays broken, after one pause', async () => {
+  it('reports a file that stays broken', async () => {
     const file = path.join(tempDir(), 'cards.json');
     writeFileSync(file, '{"contract": 1,');
-    const started = performance.now();
     const read = await readSettled(file);
     expect(read).toMatchObject({ error: { state: 'invalid-json', line: 1, column: 16 } });
-    expect(performance.now() - started).toBeLessThan(300);
   });
 
   it('answers missing for a file that is not there', async () => {

@@ -144,8 +144,9 @@ describe('a material.json rewritten while it is read', () => {
       }
     })();
     const seen = { answers: 0, refused: 0, letters: new Set<string>() };
-    const deadline = Date.now() + 3000;
-    while (Date.now() < deadline) {
+    // Until both rounds were served whole a few times; the deadline is only a safety net.
+    const deadline = Date.now() + 30_000;
+    while ((seen.answers <= 5 || seen.letters.size < 2) && Date.now() < deadline) {
       const state = RoundState.parse((await get('/api/round')).json());
       if (state.state !== 'ok') continue; // caught between a truncate and a write: a state, never a crash
       const at = state.data.material.map((_, i) => i).join(',');

