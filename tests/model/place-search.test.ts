@@ -17,12 +17,12 @@ describe('the place in the URL fragment', () => {
     expect(parsePlace('#file=a.ts&line=-0')).toEqual({ file: 'a.ts' });
   });
 
-  it('points a note’s link at its card, file or line, keeping the token', () => {
+  it('points a note’s link at its card, file or line, leaving the session token out', () => {
     expect(placeOfNote('c_1')).toEqual({ mode: 'cards', card: 'c_1' });
     expect(placeOfNote('file:a:b.ts')).toEqual({ mode: 'raw', file: 'a:b.ts' });
     expect(placeOfNote('line:a.ts:-7')).toEqual({ mode: 'raw', file: 'a.ts', line: { side: '-', number: 7 } });
     expect(linkTo('http://127.0.0.1:4747/#token=abc', placeOfNote('line:a.ts:+7'))).toBe(
-      'http://127.0.0.1:4747/#token=abc&mode=raw&file=a.ts&line=%2B7',
+      'http://127.0.0.1:4747/#mode=raw&file=a.ts&line=%2B7',
     );
   });
 });

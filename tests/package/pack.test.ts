@@ -170,6 +170,7 @@ describe('the published package', { timeout: 300_000 }, () => {
         'involut check',
         'involut notes',
         'involut notes --wait',
+        'involut prune',
         'involut rounds',
         'involut rounds && involut check',
         'involut rounds --begin',
@@ -195,6 +196,7 @@ describe('the published package', { timeout: 300_000 }, () => {
       git('add', 'src/limit.ts');
       await writeFile(path.join(dir, 'README.md'), '# test\n\nThe limit is thirty.\n');
       await skillCommand('involut rounds');
+      await skillCommand('involut prune');
 
       // What the viewer would report, check reports in the viewer's words.
       const base = { intent: 'behavior', minutes: 1, refs: ['src/limit.ts'] };
