@@ -127,6 +127,21 @@ describe('the rules that keep withheld files out of git add leave everything els
     expect(objects.includes(TOKEN)).toBe(false);
   });
 
+  it('so does one in a .gitignore git does not track yet (a new folder of the round)', async () => {
+    const repo = makeRepo();
+    repo.write('app.txt', 'app\n');
+    repo.commit('initial');
+    repo.write('service/.gitignore', '.env*\n!.env.local\n');
+    repo.write('service/.env.local', `LOCAL_TOKEN=${TOKEN}\n`);
+    repo.write('app.txt', `app\n${VISIBLE}\n`);
+    const run = await runCli(['rounds'], repo.dir);
+    expect(run.code, run.stderr).toBe(0);
+    expectWithheldListed(readMaterial(repo.dir), { 'service/.env.local': 'added' });
+    const objects = allObjects(repo.path('.git'));
+    expect(objects.includes(VISIBLE)).toBe(true);
+    expect(objects.includes(TOKEN)).toBe(false);
+  });
+
   it('a folder named like a withheld file is captured, and the user’s own ignore files still apply', async () => {
     const repo = makeRepo();
     repo.write('app.txt', 'app\n');
