@@ -1,18 +1,11 @@
-import { formatBytes } from '../model/bytes';
-import { useContext, useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { Mark } from '../../schemas/cards';
 import type { Entry, LoadedEntry } from '../model/entry';
-import { sessionToken, type Api } from '../api/client';
-import { formatPlace } from '../../shared/place';
-import { BinaryView } from '../components/BinaryView';
+import type { Api } from '../api/client';
 import { ApartLineNotes, lineNoteKeys, placeLineNotes } from '../components/LineNotes';
-import { CopyPath } from '../components/CopyPath';
 import { isMarkdown, MarkdownPreview } from '../components/MarkdownPreview';
 import { NoteBox } from '../components/NoteBox';
-import { FileCommits, PathStates } from '../components/Provenance';
-import { ThreadsContext } from '../components/NoteThread';
-import { Visible } from '../components/Visible';
-import { invisibleWarning } from '../model/invisible';
+import { FileCommits } from '../components/Provenance';
 import { diffLines, findLine, lineAnchor } from '../../shared/diff-lines';
 import { placeMarks } from '../../shared/marks';
 import { fileKey, lineKey } from '../../shared/note-keys';
@@ -21,18 +14,20 @@ import { useFold } from '../state/folding';
 import { revealTarget, useTargetIn } from '../state/target';
 import type { NotesApi } from '../state/notes-api';
 import { ChunkedDiff } from './ChunkedDiff';
+import { FileBody, FoldedNotes, InvisibleWarning } from './FileBody';
+import { FileHeader } from './FileHeader';
+import { MarkNote, UnmatchedMark } from './MarkNote';
 import { ContextBar } from './ContextBar';
 import { useExpandedContext } from './useExpandedContext';
-import { useWhitespace, type WhitespaceState } from './useWhitespace';
+import { useWhitespace } from './useWhitespace';
 import { useViewSettings } from '../state/settings';
 import type { LineExtra } from './ChunkView';
 import type { DiffFormat } from './diff2html';
 import { countLines } from '../../shared/diff-lines';
 import { useDiff } from '../state/diffs';
-import { diffLineCount, estimateFileHeight, HUGE_CHARS, HUGE_LINES, startsOpen } from './estimate';
+import { diffLineCount, estimateFileHeight, startsOpen } from './estimate';
 import { NEAR, useNearViewport } from './useNearViewport';
 import { useLineSelection } from './useLineSelection';
-import { InlineMarkdown } from '../components/InlineMarkdown';
 
 interface Props {
   entry: Entry;
@@ -232,255 +227,3 @@ function SeenFile({
 }
 
 /** The notes of a folded file, counted: one click unfolds the file and shows them. */
-function FoldedNotes({
-  keys,
-  unsaved,
-  refName,
-  onOpen,
-}: {
-  keys: string[];
-  unsaved: readonly string[];
-  refName: string;
-  onOpen: () => void;
-}) {
-  const waiting = keys.filter((key) => unsaved.includes(key)).length;
-  return (
-    <p className="inv-folded-notes">
-      <button type="button" className="inv-link" onClick={onOpen}>
-        {keys.length} {keys.length === 1 ? 'note' : 'notes'} folded with this file
-        {waiting > 0 ? ` (${waiting} not saved yet)` : ''}: show
-        <span className="inv-visually-hidden"> {refName}</span>
-      </button>
-    </p>
-  );
-}
-
-const NOT_UTF8 = 'The file name holds bytes that are not UTF-8, shown as ⟨0x…⟩ markers.';
-
-/** A warning on a file whose name or diff holds direction-control or invisible characters, or bytes that are not UTF-8. */
-function InvisibleWarning({ entry }: { entry: Entry }) {
-  const warnings = useMemo(
-    () =>
-      [
-        invisibleWarning(`${entry.from ?? ''}${entry.ref}`, 'The file name'),
-        entry.ref_base64 !== undefined || entry.from_base64 !== undefined ? NOT_UTF8 : null,
-        entry.diff ? invisibleWarning(entry.diff, 'The diff') : null,
-      ].filter((w) => w !== null),
-    [entry.ref, entry.from, entry.diff, entry.ref_base64, entry.from_base64],
-  );
-  if (warnings.length === 0) return null;
-  return (
-    <p className="inv-file-message inv-invisible-warning" role="alert">
-      {warnings.join(' ')}
-    </p>
-  );
-}
-
-function FileBody({
-  entry,
-  api,
-  open,
-  viewed,
-  lineCount,
-  onOpen,
-  onlyWhitespace,
-  commit,
-  children,
-}: {
-  entry: Entry;
-  api: Api;
-  open: boolean;
-  viewed: boolean;
-  lineCount: number;
-  onOpen: () => void;
-  onlyWhitespace: boolean;
-  commit?: string;
-  children: React.ReactNode;
-}) {
-  if (entry.withheld) {
-    return <p className="inv-file-message">Withheld: {entry.withheld.reason}. Its content never left git.</p>;
-  }
-  // The byte routes serve the round's sides, not a commit's: a commit's binary is named, not drawn wrong.
-  if (entry.binary && commit)
-    return (
-      <p className="inv-file-message">
-        A binary file this commit changed; Raw&apos;s round view shows how the round left it.
-      </p>
-    );
-  if (entry.binary) return <BinaryView entry={entry} api={api} />;
-  if (entry.diff === '' || entry.diff === null) return <p className="inv-file-message">{noLinesMessage(entry)}</p>;
-  if (onlyWhitespace)
-    return <p className="inv-file-message">Only whitespace changed: show whitespace changes to read it.</p>;
-  if (!open) {
-    return (
-      <button type="button" className="inv-fold" onClick={onOpen}>
-        {entry.generated
-          ? 'Generated or lock file'
-          : lineCount > HUGE_LINES || (entry.diff?.length ?? 0) > HUGE_CHARS
-            ? 'Large diff'
-            : viewed
-              ? 'Viewed'
-              : 'Folded'}
-        : {lineCount.toLocaleString()} {lineCount === 1 ? 'line' : 'lines'}
-        {/* What is folded is the diff: its size, not the whole file's. */}
-        {`, ${formatBytes(entry.diff?.length ?? 0)}`}. Show it
-        <span className="inv-visually-hidden">: {entry.ref}</span>
-      </button>
-    );
-  }
-  return <>{children}</>;
-}
-
-function noLinesMessage(entry: Entry): string {
-  if (entry.mode) return `Only the mode changed: ${entry.mode.before} → ${entry.mode.after}.`;
-  if (entry.status === 'renamed') return `Renamed from ${entry.from} without changes.`;
-  if (entry.status === 'added') return 'Added as an empty file.';
-  if (entry.status === 'deleted') return 'Deleted; the file was empty.';
-  return 'No line changes.';
-}
-
-function FileHeader({
-  entry,
-  viewed,
-  onViewed,
-  open,
-  onToggle,
-  foldable,
-  whitespace,
-  preview,
-}: {
-  entry: Entry;
-  viewed: boolean;
-  onViewed: (on: boolean) => void;
-  open: boolean;
-  onToggle: () => void;
-  foldable: boolean;
-  whitespace: WhitespaceState;
-  /** A Markdown file's rendered before and after, shown or not. */
-  preview: { on: boolean; toggle: () => void } | null;
-}) {
-  return (
-    <header className="inv-file-header">
-      {foldable && (
-        <button
-          type="button"
-          className="inv-icon-button"
-          aria-expanded={open}
-          aria-label={open ? `Fold ${entry.ref}` : `Unfold ${entry.ref}`}
-          onClick={onToggle}
-        >
-          {open ? '▾' : '▸'}
-        </button>
-      )}
-      <span className={`inv-status inv-status-${entry.status}`}>{entry.status}</span>
-      <span className="inv-file-path">
-        {entry.from ? (
-          <>
-            <span className="inv-from">
-              <Visible text={entry.from} />
-            </span>{' '}
-            → <Visible text={entry.ref} />
-          </>
-        ) : (
-          <Visible text={entry.ref} />
-        )}
-      </span>
-      <FileTags entry={entry} />
-      <PathStates entry={entry} />
-      {(whitespace === 'hidden' || whitespace === 'only-whitespace') && (
-        <span className="inv-tag" title="Whitespace-only changes are left out of this diff">
-          whitespace hidden
-        </span>
-      )}
-      <span className="inv-counts">
-        {entry.additions != null && <span className="inv-add">+{entry.additions}</span>}
-        {entry.deletions != null && <span className="inv-del">−{entry.deletions}</span>}
-      </span>
-      {preview && (
-        <button
-          type="button"
-          className="inv-file-action"
-          aria-pressed={preview.on}
-          aria-label={`Preview ${entry.ref} rendered`}
-          title="Show this Markdown file rendered, before and after"
-          onClick={preview.toggle}
-        >
-          Preview
-        </button>
-      )}
-      <CopyPath path={entry.ref} />
-      <a
-        className="inv-copy-link"
-        href={formatPlace(sessionToken(), { mode: 'raw', file: entry.ref })}
-        aria-label={`Link to ${entry.ref}`}
-        title="Link to this file: open it, or copy it"
-      >
-        #
-      </a>
-      <label className="inv-viewed">
-        <input
-          type="checkbox"
-          checked={viewed}
-          aria-label={`Viewed: ${entry.ref}`}
-          onChange={(e) => onViewed(e.target.checked)}
-        />{' '}
-        viewed
-      </label>
-    </header>
-  );
-}
-
-function FileTags({ entry }: { entry: Entry }) {
-  const tags: string[] = [];
-  if (entry.status === 'renamed' && entry.similarity != null) tags.push(`${entry.similarity}% similar`);
-  if (entry.binary) tags.push('binary');
-  if (entry.generated) tags.push('generated');
-  if (entry.symlink) tags.push('symlink');
-  if (entry.submodule) tags.push('submodule');
-  if (entry.withheld) tags.push('withheld');
-  if (entry.mode && entry.diff) tags.push(`mode ${entry.mode.before} → ${entry.mode.after}`);
-  return (
-    <>
-      {tags.map((t) => (
-        <span key={t} className="inv-tag">
-          {t}
-        </span>
-      ))}
-    </>
-  );
-}
-
-/** A mark whose line is in no hunk of this diff: shown above it, never dropped. */
-function UnmatchedMark({ at, text, cardId }: { at: string; text: string; cardId: string }) {
-  const title = useCardTitle(cardId);
-  return (
-    <div className="inv-mark inv-mark-unmatched" role="note">
-      <span className="inv-mark-label">
-        mark from “<InlineMarkdown text={title} links={false} />
-        ”, no line contains “<Visible text={at} />”
-      </span>
-      <span className="inv-mark-text">
-        <InlineMarkdown text={text} />
-      </span>
-    </div>
-  );
-}
-
-/** The title of the card a mark comes from (its id while the card is not known). */
-function useCardTitle(cardId: string): string {
-  return useContext(ThreadsContext)?.titleOf(cardId) ?? cardId;
-}
-
-function MarkNote({ text, cardId }: { text: string; cardId: string }) {
-  const title = useCardTitle(cardId);
-  return (
-    <div className="inv-mark" role="note">
-      <span className="inv-mark-label" title={`A mark of the card “${title}”`}>
-        <InlineMarkdown text={title} links={false} />
-      </span>
-      <span className="inv-mark-text">
-        <InlineMarkdown text={text} />
-      </span>
-    </div>
-  );
-}
