@@ -9,9 +9,10 @@ import type { CardOrigins } from '../state/useCardRounds';
 import type { NotesApi } from '../state/notes-api';
 import type { SinceLastView } from '../state/useSinceLast';
 import { CardAddresses } from './CardAddresses';
+import { DetailSwitch, DrawnFiles, FoldedSummary } from './CardDetail';
 import { CardFields } from './CardFields';
+import { CardThread } from './CardThread';
 import { NoteBox } from './NoteBox';
-import { Visible } from './Visible';
 import { invisibleWarning } from '../model/invisible';
 import { Question, type Prediction } from './Question';
 import { QuestionMark } from './QuestionsWaiting';
@@ -70,7 +71,7 @@ export function CardView({ card, context, detail, onDetail, prediction, onPredic
         <DetailSwitch title={card.title} detail={detail} onDetail={onDetail} />
       </header>
       <CardInvisibleWarning card={card} />
-      <Thread card={card} continuedBy={continuedBy} context={context} />
+      <CardThread card={card} continuedBy={continuedBy} context={context} />
       <CardAddresses cardId={card.id} keys={card.addresses ?? []} notes={notes.notes} />
       {detail === 'folded' && <FoldedSummary card={card} files={refs.length} onOpen={() => onDetail('summary')} />}
       {/* An "after" question is drawn only under the full diff: short of that, say it waits. */}
@@ -175,98 +176,6 @@ function Dangling({ refs, from }: { refs: string[]; from: number | undefined }) 
     <p className="inv-dangling inv-dangling-earlier" role="note">
       For information: names {names}. The card is from round {from}, and the code moved on since.
     </p>
-  );
-}
-
-/** A folded card in one line: why it was done (or how many files it names), and a way to open it. */
-function FoldedSummary({ card, files, onOpen }: { card: Card; files: number; onOpen: () => void }) {
-  const line = card.why?.trim() || `${files} ${files === 1 ? 'file' : 'files'}, no reason given.`;
-  return (
-    <p className="inv-card-folded">
-      <span className="inv-card-folded-line" title={line}>
-        <Visible text={line} />
-      </span>
-      <button type="button" className="inv-link" onClick={onOpen}>
-        Show the summary
-      </button>
-    </p>
-  );
-}
-
-/** Above a drawing in the summary: which files it stands for, and that their diff is one click away. */
-function DrawnFiles({ refs, onFull }: { refs: string[]; onFull: () => void }) {
-  const named = refs.slice(0, 3);
-  const more = refs.length - named.length;
-  return (
-    <p className="inv-drawn-files">
-      <span>
-        The drawing stands for the diff of{' '}
-        {named.map((ref, i) => (
-          <span key={ref}>
-            {i > 0 && (i === named.length - 1 && more === 0 ? ' and ' : ', ')}
-            <code>
-              <Visible text={ref} />
-            </code>
-          </span>
-        ))}
-        {more > 0 && ` and ${more} more`}.
-      </span>
-      <button type="button" className="inv-link" onClick={onFull}>
-        Show the diff too
-      </button>
-    </p>
-  );
-}
-
-function DetailSwitch({ title, detail, onDetail }: { title: string; detail: Detail; onDetail: (d: Detail) => void }) {
-  return (
-    <div className="inv-detail" role="group" aria-label="How much of the card to show">
-      {(['folded', 'summary', 'full'] as const).map((d) => (
-        <button
-          key={d}
-          type="button"
-          aria-pressed={detail === d}
-          aria-label={`${d}: ${title}`}
-          onClick={() => onDetail(d)}
-        >
-          {d}
-        </button>
-      ))}
-    </div>
-  );
-}
-
-function Thread({ card, continuedBy, context }: { card: Card; continuedBy: string[]; context: CardContext }) {
-  if (!card.continues && continuedBy.length === 0) return null;
-  const link = (id: string) => (
-    <button type="button" className="inv-link" onClick={() => context.onSelect(id)}>
-      {context.titleOf(id) ?? id}
-    </button>
-  );
-  return (
-    <div className="inv-thread">
-      {card.continues && (
-        <p>
-          Continues{' '}
-          {context.titleOf(card.continues) ? (
-            link(card.continues)
-          ) : (
-            <span className="inv-dangling">an unknown card “{card.continues}”</span>
-          )}
-        </p>
-      )}
-      {continuedBy.length > 0 && (
-        <p>
-          Continued by{' '}
-          {continuedBy.map((id, i) => (
-            <span key={id}>
-              {i > 0 && ', '}
-              {link(id)}
-            </span>
-          ))}
-        </p>
-      )}
-    </div>
   );
 }
 

@@ -1,9 +1,10 @@
 import { useContext, useEffect, useRef, useState } from 'react';
 import type { Note, NoteKind } from '../../schemas/notes';
-import type { NotesApi, NoteStatus } from '../state/notes-api';
+import type { NotesApi } from '../state/notes-api';
 import { invisibleWarning } from '../model/invisible';
 import { offerUndo } from '../state/undoDelete';
 import { NoteChoice } from './NoteChoice';
+import { LifeButtons, StatusLine, type Mode } from './NoteLife';
 import { Visible } from './Visible';
 import { EarlierTexts, NoteThread, ThreadsContext } from './NoteThread';
 
@@ -26,9 +27,6 @@ interface Props {
 
 /** What a note is for, said once a page. */
 const NOTE_HINT = 'Leave a note for the agent: a question, an objection, an instruction…';
-
-/** What the box shows: the text to edit, an answered note to follow up or resolve, a resolved one to reopen. */
-type Mode = 'edit' | 'answered' | 'follow-up' | 'resolved';
 
 /**
  * A note on a card, a file or lines: saved as you type, never lost, cleared to delete;
@@ -178,78 +176,4 @@ export function NoteBox({ noteKey, title, refs, quote, notes, autoFocus, onFocus
       <NoteThread noteKey={noteKey} hasNote={noteKey in notes.notes} />
     </div>
   );
-}
-
-/** Resolve an open or answered note, follow up on an answered one, reopen a resolved one. */
-function LifeButtons({
-  mode,
-  locked,
-  onFollowUp,
-  onResolve,
-}: {
-  mode: Mode;
-  locked: boolean;
-  onFollowUp: () => void;
-  onResolve: (on: boolean) => void;
-}) {
-  if (mode === 'resolved') {
-    return (
-      <button type="button" disabled={locked} onClick={() => onResolve(false)}>
-        Reopen
-      </button>
-    );
-  }
-  return (
-    <>
-      {mode === 'answered' && (
-        <button type="button" disabled={locked} onClick={onFollowUp}>
-          Follow up
-        </button>
-      )}
-      <button
-        type="button"
-        disabled={locked}
-        onClick={() => onResolve(true)}
-        title="Nothing more to do: kept in notes.json, closed"
-      >
-        Resolve
-      </button>
-    </>
-  );
-}
-
-function StatusLine({
-  status,
-  locked,
-  empty,
-}: {
-  status: NoteStatus | undefined;
-  locked: string | null;
-  empty: boolean;
-}) {
-  if (locked)
-    return (
-      <span className="inv-note-status inv-refused" role="alert">
-        {locked}
-      </span>
-    );
-  if (!status) return <span className="inv-note-status">{empty ? '' : 'saved'}</span>;
-  switch (status.state) {
-    case 'saving':
-      return <span className="inv-note-status">saving…</span>;
-    case 'draft':
-      return <span className="inv-note-status">draft, not sent yet</span>;
-    case 'saved':
-      return <span className="inv-note-status inv-saved">{empty ? 'deleted' : 'saved'}</span>;
-    case 'conflict':
-      return <span className="inv-note-status inv-refused">not saved: changed elsewhere</span>;
-    case 'gone':
-      return <span className="inv-note-status inv-refused">no longer in notes.json</span>;
-    case 'refused':
-      return (
-        <span className="inv-note-status inv-refused" role="alert">
-          not saved: {status.reason} (kept here, will retry when you type)
-        </span>
-      );
-  }
 }
