@@ -118,18 +118,7 @@ export function Slider(props: PairProps) {
         />
         <div className="inv-img-split" style={{ left: `${at}%` }} aria-hidden="true" />
       </div>
-      <label className="inv-img-range">
-        <span>before</span>
-        <input
-          type="range"
-          min={0}
-          max={100}
-          value={at}
-          onChange={(e) => setAt(Number(e.target.value))}
-          aria-label="Slider: before left of the line, after right of it"
-        />
-        <span>after</span>
-      </label>
+      <BeforeAfterRange value={at} onChange={setAt} label="Slider: before left of the line, after right of it" />
     </figure>
   );
 }
@@ -139,18 +128,29 @@ export function Onion(props: PairProps) {
   return (
     <figure className="inv-img-single">
       <Stack {...props} afterStyle={{ opacity: opacity / 100 }} />
-      <label className="inv-img-range">
-        <span>before</span>
-        <input
-          type="range"
-          min={0}
-          max={100}
-          value={opacity}
-          onChange={(e) => setOpacity(Number(e.target.value))}
-          aria-label="Onion skin: opacity of the after image over the before"
-        />
-        <span>after</span>
-      </label>
+      <BeforeAfterRange
+        value={opacity}
+        onChange={setOpacity}
+        label="Onion skin: opacity of the after image over the before"
+      />
     </figure>
+  );
+}
+
+/** A 0–100 range between the words "before" and "after": how far a view leans to either image. */
+function BeforeAfterRange({ value, onChange, label }: { value: number; onChange: (v: number) => void; label: string }) {
+  return (
+    <label className="inv-img-range">
+      <span>before</span>
+      <input
+        type="range"
+        min={0}
+        max={100}
+        value={value}
+        onChange={(e) => onChange(Number(e.target.value))}
+        aria-label={label}
+      />
+      <span>after</span>
+    </label>
   );
 }
