@@ -4,13 +4,14 @@
  * hands over a change request and a question, it answers each with a new card in round 2.
  * The open page announces the round and shows each note answered by its card.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cards } from '../../schemas/cards';
-import { FIXTURES, SCREENSHOTS, eventually, text } from '../helpers/browser';
+import { CLI, FIXTURES, SCREENSHOTS, eventually, text } from '../helpers/browser';
 import { launchBrowser } from '../helpers/find-browser';
 import { startCli, type LiveServer } from '../helpers/server';
 
@@ -113,6 +114,10 @@ describe('involut demo: the scripted agent', () => {
     expect(todo?.diff).toContain(change);
     const session = material.material.find((entry) => entry.ref === 'src/auth/session.ts');
     expect(session?.diff).toContain(`+// Asked in review: ${question}`);
+    // The agent's answer passes the check the skill asks an agent to run before it hands back.
+    const checked = spawnSync(process.execPath, [CLI, 'check', '--json', '--repo', repo], { encoding: 'utf8' });
+    const report = JSON.parse(checked.stdout) as { errors: number; findings: unknown[] };
+    expect(report.errors, JSON.stringify(report.findings)).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });
