@@ -5,46 +5,34 @@
  * The open page announces the round and shows each note answered by its card.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cards } from '../../schemas/cards';
 import { CLI, FIXTURES, SCREENSHOTS, eventually, text } from '../helpers/browser';
 import { launchBrowser } from '../helpers/find-browser';
-import { startCli, type LiveServer } from '../helpers/server';
+import { childEnv, removeTempDirs, startCli, tempDir, type LiveServer } from '../helpers/server';
 
 const CARDS = Cards.parse(JSON.parse(readFileSync(path.join(FIXTURES, 'demo-repo', 'cards.json'), 'utf8')));
 const title = (id: string) => CARDS.cards.find((c) => c.id === id)!.title;
 
-const made: string[] = [];
 let demo: LiveServer | undefined;
 let browser: Browser;
 let tmpdir = '';
 const errors: string[] = [];
 
 beforeAll(async () => {
-  tmpdir = mkdtempSync(path.join(os.tmpdir(), 'involut-demo-agent-tmp-'));
-  const home = mkdtempSync(path.join(os.tmpdir(), 'involut-demo-agent-home-'));
-  made.push(tmpdir, home);
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
-  Object.assign(env, {
-    HOME: home,
-    XDG_CONFIG_HOME: path.join(home, '.config'),
-    INVOLUT_STATE_DIR: path.join(home, 'state'),
-    GIT_CONFIG_NOSYSTEM: '1',
-    TMPDIR: tmpdir,
-  });
-  demo = await startCli(['demo', '--no-open', '--port', '0'], env);
+  // The demo's repository goes into TMPDIR, a folder of this test's, where the test reads it.
+  tmpdir = tempDir('involut-demo-agent-tmp-');
+  demo = await startCli(['demo', '--no-open', '--port', '0'], childEnv({ GIT_CONFIG_NOSYSTEM: '1', TMPDIR: tmpdir }));
   browser = await launchBrowser();
 }, 90_000);
 
 afterAll(async () => {
   await browser?.close();
   await demo?.stop();
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 const article = (page: Page, id: string) => page.locator(`article[data-card-id="${id}"]`);
